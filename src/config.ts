@@ -1,0 +1,69 @@
+// Names, directories and the runtime shape. Everything user-visible that carries the app's name
+// comes from package.json `agentConfig`, so a rebrand is one edit. No filesystem work at import.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import pkg from "../package.json" with { type: "json" };
+
+export const APP_NAME: string = pkg.agentConfig.name;
+export const CONFIG_DIR_NAME: string = pkg.agentConfig.configDir;
+export const PACKAGE_NAME: string = pkg.agentConfig.packageName;
+export const VERSION: string = pkg.version;
+const ENV_PREFIX: string = pkg.agentConfig.envPrefix;
+
+/** Environment variable names, derived from the app name (AGENT_DIR, AGENT_SESSION_DIR, …). */
+export const ENV = {
+	dir: `${ENV_PREFIX}_DIR`,
+	sessionDir: `${ENV_PREFIX}_SESSION_DIR`,
+	timing: `${ENV_PREFIX}_TIMING`,
+	offline: `${ENV_PREFIX}_OFFLINE`,
+} as const;
+
+/**
+ * Compiled (`bun build --compile`) or source (`bun src/cli.ts`). Bun serves a compiled
+ * binary's own modules from a virtual filesystem whose URLs contain `$bunfs` (or `~BUN` on Windows).
+ */
+export type RuntimeShape = "compiled" | "source";
+export function runtimeShape(): RuntimeShape {
+	const url = import.meta.url;
+	return url.includes("$bunfs") || url.includes("~BUN") || url.includes("%7EBUN") ? "compiled" : "source";
+}
+
+/** `~/.agent`, or `$AGENT_DIR`. */
+export function getAgentDir(): string {
+	const fromEnv = process.env[ENV.dir];
+	if (fromEnv) return resolve(expandHome(fromEnv));
+	return join(homedir(), `.${APP_NAME}`);
+}
+
+/** `<cwd>/.agent` */
+export function getProjectConfigDir(cwd: string): string {
+	return join(cwd, CONFIG_DIR_NAME);
+}
+
+export function getUserExtensionsDir(): string {
+	return join(getAgentDir(), "extensions");
+}
+
+export function getSessionsDir(): string {
+	const fromEnv = process.env[ENV.sessionDir];
+	if (fromEnv) return resolve(expandHome(fromEnv));
+	return join(getAgentDir(), "sessions");
+}
+
+export function isOffline(): boolean {
+	const v = process.env[ENV.offline];
+	return v === "1" || v === "true";
+}
+
+export function expandHome(path: string): string {
+	if (path === "~") return homedir();
+	if (path.startsWith("~/")) return join(homedir(), path.slice(2));
+	return path;
+}
+
+/** Replace the home directory prefix with `~` for display. */
+export function tildify(path: string): string {
+	const home = homedir();
+	if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
+	return path;
+}
