@@ -1,0 +1,101 @@
+// Messages the agent keeps in its conversation: the provider messages plus the agent-only
+// kinds (custom extension messages, user bash runs, summaries), and how they become provider messages.
+import type { ImageContent, Message, TextContent, ToolResultMessage, UserMessage, AssistantMessage } from "../providers/types.ts";
+
+export interface CustomMessage<TDetails = unknown> {
+	role: "custom";
+	customType: string;
+	content: string | (TextContent | ImageContent)[];
+	/** Shown in the UI when true. */
+	display: boolean;
+	details?: TDetails;
+	timestamp: number;
+}
+
+export interface BashExecutionMessage {
+	role: "bashExecution";
+	command: string;
+	output: string;
+	exitCode: number | undefined;
+	cancelled: boolean;
+	truncated: boolean;
+	fullOutputPath?: string;
+	/** `!!cmd`: shown, but kept out of the model's context. */
+	excludeFromContext?: boolean;
+	timestamp: number;
+}
+
+export interface BranchSummaryMessage {
+	role: "branchSummary";
+	summary: string;
+	fromId: string;
+	timestamp: number;
+}
+
+export interface CompactionSummaryMessage {
+	role: "compactionSummary";
+	summary: string;
+	tokensBefore: number;
+	timestamp: number;
+}
+
+export type AgentMessage =
+	| UserMessage
+	| AssistantMessage
+	| ToolResultMessage
+	| CustomMessage
+	| BashExecutionMessage
+	| BranchSummaryMessage
+	| CompactionSummaryMessage;
+
+export type { UserMessage, AssistantMessage, ToolResultMessage };
+
+function bashToText(m: BashExecutionMessage): string {
+	const status = m.cancelled ? "(cancelled)" : `(exit code ${m.exitCode ?? "unknown"})`;
+	const truncated = m.truncated && m.fullOutputPath ? `\n[output truncated; full output in ${m.fullOutputPath}]` : "";
+	return `Ran \`${m.command}\` ${status}\n\`\`\`\n${m.output}\n\`\`\`${truncated}`;
+}
+
+/** Turn the agent's conversation into what a provider understands. */
+export function convertToLlm(messages: AgentMessage[]): Message[] {
+	const out: Message[] = [];
+	for (const m of messages) {
+		switch (m.role) {
+			case "user":
+			case "assistant":
+			case "toolResult":
+				out.push(m);
+				break;
+			case "custom":
+				out.push({ role: "user", content: m.content, timestamp: m.timestamp });
+				break;
+			case "bashExecution":
+				if (!m.excludeFromContext) out.push({ role: "user", content: bashToText(m), timestamp: m.timestamp });
+				break;
+			case "branchSummary":
+				out.push({
+					role: "user",
+					content: `The following is a summary of a branch that this conversation came back from:\n<summary>\n${m.summary}\n</summary>`,
+					timestamp: m.timestamp,
+				});
+				break;
+			case "compactionSummary":
+				out.push({
+					role: "user",
+					content: `The conversation history before this point was compacted into the following summary:\n<summary>\n${m.summary}\n</summary>`,
+					timestamp: m.timestamp,
+				});
+				break;
+		}
+	}
+	return out;
+}
+
+/** Plain text of a message's content, for display and summaries. */
+export function textOf(content: string | { type: string; text?: string }[]): string {
+	if (typeof content === "string") return content;
+	return content
+		.filter((c) => c.type === "text")
+		.map((c) => c.text ?? "")
+		.join("");
+}

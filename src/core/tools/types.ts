@@ -1,0 +1,39 @@
+// What a tool is to the agent loop: a schema, a description for the model, and an execute
+// function that returns content for the model plus details for the UI and session.
+import type { Static, TSchema } from "typebox";
+import type { ImageContent, TextContent } from "../providers/types.ts";
+
+export interface AgentToolResult<TDetails = unknown> {
+	content: (TextContent | ImageContent)[];
+	details: TDetails;
+	/** Stop the run after this tool batch (takes effect only when every result in the batch has it). */
+	terminate?: boolean;
+}
+
+export type AgentToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
+
+export type ToolExecutionMode = "sequential" | "parallel";
+
+export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown, TContext = unknown> {
+	name: string;
+	/** Shown in the UI. */
+	label: string;
+	/** Sent to the model. */
+	description: string;
+	parameters: TParams;
+	/** One line for "Available tools" in the default system prompt. */
+	promptSnippet?: string;
+	/** Bullets appended to the system prompt's guidelines while the tool is active. */
+	promptGuidelines?: string[];
+	/** Runs before schema validation; may repair or migrate arguments. */
+	prepareArguments?: (args: unknown) => Static<TParams>;
+	/** Default "parallel". */
+	executionMode?: ToolExecutionMode;
+	execute(
+		toolCallId: string,
+		params: Static<TParams>,
+		signal: AbortSignal | undefined,
+		onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
+		ctx: TContext,
+	): Promise<AgentToolResult<TDetails>>;
+}
