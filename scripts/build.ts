@@ -15,7 +15,7 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
 	const started = performance.now();
 	const result = await Bun.build({
 		entrypoints: [new URL("../src/cli.ts", import.meta.url).pathname],
-		compile: { outfile: options.outfile, ...(options.target ? { target: options.target as Bun.Build.Target } : {}) },
+		compile: { outfile: options.outfile, ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}) },
 		minify: options.minify ?? true,
 		bytecode: options.bytecode ?? true,
 		format: "esm",

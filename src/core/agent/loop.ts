@@ -1,0 +1,308 @@
+// The agent loop: ask the model, run the tools it calls, feed the results back, repeat until it
+// stops. Every extension hook reaches the loop through AgentLoopHooks; the loop knows no extensions.
+import type {
+	AssistantMessage,
+	AssistantMessageEvent,
+	Context,
+	ImageContent,
+	Model,
+	StreamFunction,
+	StreamOptions,
+	TextContent,
+	ToolCall,
+	ToolResultMessage,
+} from "../providers/types.ts";
+import type { AgentTool, AgentToolResult } from "../tools/types.ts";
+import { convertToLlm, type AgentMessage } from "./messages.ts";
+import { validateToolArguments } from "./validate.ts";
+
+export type AgentEvent =
+	| { type: "agent_start" }
+	| { type: "agent_end"; messages: AgentMessage[] }
+	| { type: "turn_start"; turnIndex: number; timestamp: number }
+	| { type: "turn_end"; turnIndex: number; message: AgentMessage; toolResults: ToolResultMessage[] }
+	| { type: "message_start"; message: AgentMessage }
+	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
+	| { type: "message_end"; message: AgentMessage }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
+	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult }
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
+
+export interface ToolCallDecision {
+	block?: boolean;
+	reason?: string;
+	terminate?: boolean;
+}
+
+export interface ToolResultPatch {
+	content?: (TextContent | ImageContent)[];
+	details?: unknown;
+	isError?: boolean;
+	terminate?: boolean;
+}
+
+export type TurnOutcome = "completed" | "aborted" | "error";
+
+/** The seams through which the session (and so extensions) shape a run. All optional. */
+export interface AgentLoopHooks {
+	/** `context`: the messages about to be converted for the model (a copy the hook may change). */
+	transformContext?(messages: AgentMessage[]): Promise<AgentMessage[]>;
+	/** `context_with_system`: the provider-level context including the system prompt and tools. */
+	transformLlmContext?(context: Context): Promise<Context>;
+	/** `tool_call`: may mutate `input` in place; the first block wins. A throw blocks with its message. */
+	beforeToolCall?(call: { toolCallId: string; toolName: string; input: Record<string, unknown> }): Promise<ToolCallDecision | undefined>;
+	/** `tool_result`: field-wise patch of the result. */
+	afterToolCall?(call: { toolCallId: string; toolName: string; input: Record<string, unknown> }, result: AgentToolResult, isError: boolean): Promise<ToolResultPatch | undefined>;
+	/** `message_end`: may replace a finished message (same role). */
+	onMessageEnd?(message: AgentMessage): Promise<AgentMessage>;
+	/** Turn boundary: `continue: true` makes one more provider request even without tool calls. */
+	onTurnEnd?(info: { turnIndex: number; message: AgentMessage; toolResults: ToolResultMessage[]; outcome: TurnOutcome }): Promise<{ continue?: boolean } | undefined>;
+	/** Messages the user queued to steer the run, delivered before the next provider request. */
+	takeSteeringMessages?(): AgentMessage[];
+	/** Messages queued to run after the agent would otherwise stop. */
+	takeFollowUpMessages?(): AgentMessage[];
+	/** Per-request stream options (api key, headers, reasoning, provider hooks). */
+	streamOptions?(model: Model): Promise<StreamOptions>;
+}
+
+export interface AgentLoopConfig {
+	model: Model;
+	systemPrompt: string;
+	tools: AgentTool<any, any, any>[];
+	stream: StreamFunction;
+	/** Passed to every tool's execute as its last argument. */
+	toolContext: unknown;
+	hooks: AgentLoopHooks;
+	signal: AbortSignal;
+	emit(event: AgentEvent): Promise<void>;
+}
+
+/**
+ * Run the loop for `prompts`, appending every message to `messages` (the conversation, owned by
+ * the caller). Returns the messages this run added.
+ */
+export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessage[], config: AgentLoopConfig): Promise<AgentMessage[]> {
+	const added: AgentMessage[] = [];
+	const { emit, hooks, signal } = config;
+	const push = async (message: AgentMessage) => {
+		await emit({ type: "message_start", message });
+		const final = hooks.onMessageEnd ? await hooks.onMessageEnd(message) : message;
+		messages.push(final);
+		added.push(final);
+		await emit({ type: "message_end", message: final });
+		return final;
+	};
+
+	await emit({ type: "agent_start" });
+	let pending: AgentMessage[] = prompts;
+	let turnIndex = 0;
+	while (true) {
+		await emit({ type: "turn_start", turnIndex, timestamp: Date.now() });
+		for (const m of pending) await push(m);
+		pending = [];
+
+		const assistant = await requestAssistant(messages, added, config);
+		let outcome: TurnOutcome = assistant.stopReason === "error" ? "error" : assistant.stopReason === "aborted" ? "aborted" : "completed";
+		const toolCalls = outcome === "completed" ? assistant.content.filter((c): c is ToolCall => c.type === "toolCall") : [];
+		let toolResults: ToolResultMessage[] = [];
+		let terminate = false;
+		if (toolCalls.length > 0) {
+			const batch = await executeToolCalls(toolCalls, config);
+			toolResults = batch.results;
+			terminate = batch.terminate;
+			for (const r of toolResults) await push(r);
+			if (signal.aborted) outcome = "aborted";
+		}
+		const boundary = hooks.onTurnEnd ? await hooks.onTurnEnd({ turnIndex, message: assistant, toolResults, outcome }) : undefined;
+		await emit({ type: "turn_end", turnIndex, message: assistant, toolResults });
+		turnIndex++;
+		if (outcome !== "completed" || terminate) break;
+
+		pending = hooks.takeSteeringMessages?.() ?? [];
+		if (toolCalls.length > 0 || pending.length > 0 || boundary?.continue) continue;
+		pending = hooks.takeFollowUpMessages?.() ?? [];
+		if (pending.length > 0) continue;
+		break;
+	}
+	await emit({ type: "agent_end", messages: added });
+	return added;
+}
+
+/** One provider request, streamed; the final message is appended to `messages` and `added`. */
+async function requestAssistant(messages: AgentMessage[], added: AgentMessage[], config: AgentLoopConfig): Promise<AssistantMessage> {
+	const { hooks, model, signal, emit } = config;
+	let contextMessages = messages;
+	if (hooks.transformContext) contextMessages = await hooks.transformContext(structuredClone(messages));
+	let context: Context = {
+		systemPrompt: config.systemPrompt,
+		messages: convertToLlm(contextMessages),
+		tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+	};
+	if (hooks.transformLlmContext) context = await hooks.transformLlmContext(context);
+	const options: StreamOptions = { ...(hooks.streamOptions ? await hooks.streamOptions(model) : {}), signal };
+
+	let started = false;
+	let final: AssistantMessage | undefined;
+	try {
+		const stream = config.stream(model, context, options);
+		for await (const event of stream) {
+			if (event.type === "start") {
+				started = true;
+				await emit({ type: "message_start", message: event.partial });
+				continue;
+			}
+			if (event.type === "done") {
+				final = event.message;
+				break;
+			}
+			if (event.type === "error") {
+				final = event.error;
+				break;
+			}
+			if (!started) {
+				started = true;
+				await emit({ type: "message_start", message: event.partial });
+			}
+			await emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
+		}
+		final ??= await stream.result();
+	} catch (error) {
+		// Providers report failures as data; this guards against one that throws anyway.
+		final = errorMessage(model, signal.aborted ? "aborted" : "error", error instanceof Error ? error.message : String(error));
+	}
+	if (signal.aborted && final.stopReason !== "aborted" && final.stopReason !== "error") {
+		final = { ...final, stopReason: "aborted" };
+	}
+	if (!started) await emit({ type: "message_start", message: final });
+	const replaced = hooks.onMessageEnd ? await hooks.onMessageEnd(final) : final;
+	messages.push(replaced);
+	added.push(replaced);
+	await emit({ type: "message_end", message: replaced });
+	return replaced as AssistantMessage;
+}
+
+function errorMessage(model: Model, stopReason: "error" | "aborted", text: string): AssistantMessage {
+	return {
+		role: "assistant",
+		content: [],
+		api: model.api,
+		provider: model.provider,
+		model: model.id,
+		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+		stopReason,
+		errorMessage: text,
+		timestamp: Date.now(),
+	};
+}
+
+interface BatchResult {
+	results: ToolResultMessage[];
+	terminate: boolean;
+}
+
+/** Run a batch of tool calls: in parallel unless any called tool asks for sequential execution. */
+async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig): Promise<BatchResult> {
+	const byName = new Map(config.tools.map((t) => [t.name, t]));
+	const sequential = calls.some((c) => byName.get(c.name)?.executionMode === "sequential");
+	const outcomes: { result: AgentToolResult; isError: boolean; terminate: boolean }[] = new Array(calls.length);
+	const runOne = async (call: ToolCall, index: number) => {
+		outcomes[index] = await executeToolCall(call, byName.get(call.name), config);
+	};
+	if (sequential) {
+		for (let i = 0; i < calls.length; i++) await runOne(calls[i]!, i);
+	} else {
+		await Promise.all(calls.map((c, i) => runOne(c, i)));
+	}
+	const results: ToolResultMessage[] = calls.map((call, i) => ({
+		role: "toolResult",
+		toolCallId: call.id,
+		toolName: call.name,
+		content: outcomes[i]!.result.content,
+		details: outcomes[i]!.result.details,
+		isError: outcomes[i]!.isError,
+		timestamp: Date.now(),
+	}));
+	return { results, terminate: outcomes.length > 0 && outcomes.every((o) => o.terminate) };
+}
+
+function textResult(text: string): AgentToolResult {
+	return { content: [{ type: "text", text }], details: undefined };
+}
+
+async function executeToolCall(
+	call: ToolCall,
+	tool: AgentTool<any, any, any> | undefined,
+	config: AgentLoopConfig,
+): Promise<{ result: AgentToolResult; isError: boolean; terminate: boolean }> {
+	const { emit, hooks, signal } = config;
+	// The same object is shown to tool_call handlers, which may change it in place.
+	const input: Record<string, unknown> = call.arguments && typeof call.arguments === "object" ? call.arguments : {};
+	await emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: input });
+	let result: AgentToolResult;
+	let isError = false;
+	let terminate = false;
+	const finish = async () => {
+		if (hooks.afterToolCall) {
+			const patch = await hooks.afterToolCall({ toolCallId: call.id, toolName: call.name, input }, result, isError);
+			if (patch) {
+				result = { ...result, ...(patch.content !== undefined ? { content: patch.content } : {}), ...(patch.details !== undefined ? { details: patch.details } : {}) };
+				if (patch.isError !== undefined) isError = patch.isError;
+				if (patch.terminate !== undefined) terminate = patch.terminate;
+			}
+		}
+		await emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
+		return { result, isError, terminate };
+	};
+
+	if (!tool) {
+		result = textResult(`Tool "${call.name}" not found. Available tools: ${config.tools.map((t) => t.name).join(", ") || "none"}.`);
+		isError = true;
+		return finish();
+	}
+	let args: unknown = input;
+	try {
+		if (tool.prepareArguments) args = tool.prepareArguments(args);
+	} catch (error) {
+		result = textResult(`Invalid arguments for tool "${call.name}": ${error instanceof Error ? error.message : String(error)}`);
+		isError = true;
+		return finish();
+	}
+	if (hooks.beforeToolCall) {
+		let decision: ToolCallDecision | undefined;
+		try {
+			decision = await hooks.beforeToolCall({ toolCallId: call.id, toolName: call.name, input });
+		} catch (error) {
+			decision = { block: true, reason: error instanceof Error ? error.message : `Extension failed, blocking execution: ${String(error)}` };
+		}
+		if (decision?.terminate) terminate = true;
+		if (decision?.block) {
+			result = textResult(decision.reason ?? `Tool call "${call.name}" was blocked.`);
+			isError = true;
+			return finish();
+		}
+		// Handlers may have mutated `input` in place; re-read it (prepareArguments ran on the original).
+		if (!tool.prepareArguments) args = input;
+	}
+	const valid = validateToolArguments(call.name, tool.parameters, args);
+	if (!valid.ok) {
+		result = textResult(valid.message);
+		isError = true;
+		return finish();
+	}
+	try {
+		result = await tool.execute(
+			call.id,
+			valid.value,
+			signal,
+			(partialResult: AgentToolResult) => {
+				void emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: input, partialResult });
+			},
+			config.toolContext,
+		);
+		if (result.terminate) terminate = true;
+	} catch (error) {
+		result = textResult(error instanceof Error ? error.message : String(error));
+		isError = true;
+	}
+	return finish();
+}
