@@ -26,7 +26,9 @@ export type AgentEvent =
 	| { type: "message_end"; message: AgentMessage }
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
 	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean }
+	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
 
 export interface ToolCallDecision {
 	block?: boolean;
@@ -61,6 +63,11 @@ export interface AgentLoopHooks {
 	takeSteeringMessages?(): AgentMessage[];
 	/** Messages queued to run after the agent would otherwise stop. */
 	takeFollowUpMessages?(): AgentMessage[];
+	/**
+	 * Whether to retry a failed request that streamed no content: the delay in ms, or undefined to
+	 * give up. `attempt` counts from 1. `maxAttempts` is reported in auto_retry_start.
+	 */
+	retry?: { delayFor(message: AssistantMessage, attempt: number): number | undefined; maxAttempts: number };
 	/** Per-request stream options (api key, headers, reasoning, provider hooks). */
 	streamOptions?(model: Model): Promise<StreamOptions>;
 }
@@ -142,15 +149,42 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 	const options: StreamOptions = { ...(hooks.streamOptions ? await hooks.streamOptions(model) : {}), signal };
 
 	let started = false;
+	let final: AssistantMessage;
+	for (let attempt = 1; ; attempt++) {
+		const outcome = await streamOnce(context, options, config);
+		final = outcome.message;
+		started = outcome.started;
+		const delay = !started && final.stopReason === "error" && !signal.aborted ? hooks.retry?.delayFor(final, attempt) : undefined;
+		if (delay === undefined) {
+			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
+			break;
+		}
+		await emit({ type: "auto_retry_start", attempt, maxAttempts: hooks.retry!.maxAttempts, delayMs: delay, errorMessage: final.errorMessage ?? "request failed" });
+		await abortableSleep(delay, signal);
+	}
+	if (signal.aborted && final.stopReason !== "aborted" && final.stopReason !== "error") {
+		final = { ...final, stopReason: "aborted" };
+	}
+	if (!started) await emit({ type: "message_start", message: final });
+	const replaced = hooks.onMessageEnd ? await hooks.onMessageEnd(final) : final;
+	messages.push(replaced);
+	added.push(replaced);
+	await emit({ type: "message_end", message: replaced });
+	return replaced as AssistantMessage;
+}
+
+/**
+ * Stream one response. message_start waits for the first content event so that a request that
+ * fails before producing anything can be retried without showing a message that never was.
+ */
+async function streamOnce(context: Context, options: StreamOptions, config: AgentLoopConfig): Promise<{ message: AssistantMessage; started: boolean }> {
+	const { model, signal, emit } = config;
+	let started = false;
 	let final: AssistantMessage | undefined;
 	try {
 		const stream = config.stream(model, context, options);
 		for await (const event of stream) {
-			if (event.type === "start") {
-				started = true;
-				await emit({ type: "message_start", message: event.partial });
-				continue;
-			}
+			if (event.type === "start") continue;
 			if (event.type === "done") {
 				final = event.message;
 				break;
@@ -170,15 +204,20 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 		// Providers report failures as data; this guards against one that throws anyway.
 		final = errorMessage(model, signal.aborted ? "aborted" : "error", error instanceof Error ? error.message : String(error));
 	}
-	if (signal.aborted && final.stopReason !== "aborted" && final.stopReason !== "error") {
-		final = { ...final, stopReason: "aborted" };
-	}
-	if (!started) await emit({ type: "message_start", message: final });
-	const replaced = hooks.onMessageEnd ? await hooks.onMessageEnd(final) : final;
-	messages.push(replaced);
-	added.push(replaced);
-	await emit({ type: "message_end", message: replaced });
-	return replaced as AssistantMessage;
+	return { message: final, started };
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal.aborted) return resolve();
+		const timer = setTimeout(done, ms);
+		function done() {
+			clearTimeout(timer);
+			signal.removeEventListener("abort", done);
+			resolve();
+		}
+		signal.addEventListener("abort", done, { once: true });
+	});
 }
 
 function errorMessage(model: Model, stopReason: "error" | "aborted", text: string): AssistantMessage {

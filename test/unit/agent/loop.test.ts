@@ -160,6 +160,15 @@ describe("agent loop", () => {
 		expect(r.types.at(-1)).toBe("agent_end");
 	});
 
+	test("retry: a failed request that streamed nothing is retried with auto_retry events", async () => {
+		const r = await run([{ error: "429 rate limited" }, { text: "ok" }], [], {
+			retry: { maxAttempts: 3, delayFor: (_m, attempt) => (attempt <= 3 ? 1 : undefined) },
+		});
+		expect(r.types).toEqual(["agent_start", "turn_start", "message_start", "message_end", "auto_retry_start", "message_start", "message_update", "auto_retry_end", "message_end", "turn_end", "agent_end"]);
+		expect(r.events.find((e) => e.type === "auto_retry_start")).toEqual({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 1, errorMessage: "429 rate limited" });
+		expect(r.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+	});
+
 	test("turn boundary continue makes one more request", async () => {
 		let calls = 0;
 		const r = await run([{ text: "a" }, { text: "b" }], [], {
