@@ -370,7 +370,8 @@ export class SessionManager {
 	getBranch(fromId?: string): SessionEntry[] {
 		const path: SessionEntry[] = [];
 		const seen = new Set<string>();
-		let current = (fromId ?? this.leafId) ? this.byId.get((fromId ?? this.leafId)!) : undefined;
+		const start = fromId ?? this.leafId;
+		let current = start ? this.byId.get(start) : undefined;
 		// `seen` guards against a parent cycle in a hand-edited file.
 		while (current && !seen.has(current.id)) {
 			seen.add(current.id);
