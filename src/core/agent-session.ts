@@ -5,6 +5,9 @@ import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop
 import type { AgentMessage, CustomMessage } from "./agent/messages.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
+import { UserError } from "./errors.ts";
+import { SessionManager } from "./session/session-manager.ts";
+import type { AppendableMessage } from "./session/session-entries.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -12,15 +15,30 @@ export interface ModelAccess {
 	getApiKeyAndHeaders(model: Model): Promise<{ apiKey?: string; headers?: Record<string, string> }>;
 	/** Retry policy for failed requests that streamed nothing. */
 	retry?: AgentLoopHooks["retry"];
+	/** Look a model up by provider and id (restoring a resumed session's model). */
+	find(provider: string, id: string): Model | undefined;
 }
 
-/** What the session needs from the session file. */
-export interface SessionStore {
-	appendMessage(message: AgentMessage): string;
-	appendModelChange(provider: string, modelId: string): string;
-	appendThinkingLevelChange(level: ThinkingLevel): string;
-	getSessionId(): string;
-	getSessionFile(): string | undefined;
+export type ReplaceReason = "new" | "resume" | "fork";
+
+/** Extension hooks around replacing the session (new, resume/switch, fork, clone). */
+export interface SessionLifecycleHooks {
+	/** session_before_switch / session_before_fork: true cancels. */
+	beforeReplace?(reason: ReplaceReason, detail: { targetSessionFile?: string; entryId?: string; position?: "before" | "at" }): Promise<boolean>;
+	/** session_shutdown on the old runtime, then session_start on the new one. */
+	replaced?(reason: ReplaceReason, previousSessionFile: string | undefined): Promise<void>;
+}
+
+export interface SessionStats {
+	sessionFile: string | undefined;
+	sessionId: string;
+	userMessages: number;
+	assistantMessages: number;
+	toolCalls: number;
+	toolResults: number;
+	totalMessages: number;
+	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+	cost: number;
 }
 
 export type QueueEvent = { type: "queue_update"; steering: string[]; followUp: string[] };
@@ -38,7 +56,7 @@ export interface AgentSessionOptions {
 	model: Model | undefined;
 	thinkingLevel: ThinkingLevel;
 	models: ModelAccess;
-	session: SessionStore;
+	session: SessionManager;
 	/** Every tool that may be activated, built-in and extension. */
 	tools: AgentTool<any, any, any>[];
 	/** Names of the tools active at start, in order. */
@@ -51,6 +69,10 @@ export interface AgentSessionOptions {
 	hooks?: AgentLoopHooks;
 	/** The context object passed to tools' execute. */
 	toolContext?: () => unknown;
+}
+
+function textOfContent(content: string | { type: string; text?: string }[]): string {
+	return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("");
 }
 
 export class BusyError extends Error {
@@ -73,7 +95,8 @@ export class AgentSession {
 	private _model: Model | undefined;
 	private _thinkingLevel: ThinkingLevel;
 	private readonly models: ModelAccess;
-	readonly session: SessionStore;
+	private _session: SessionManager;
+	lifecycle: SessionLifecycleHooks = {};
 	private readonly allTools: Map<string, AgentTool<any, any, any>>;
 	private activeToolNames: string[];
 	private readonly promptOptions: AgentSessionOptions["systemPrompt"];
@@ -92,7 +115,7 @@ export class AgentSession {
 		this._model = options.model;
 		this._thinkingLevel = options.thinkingLevel;
 		this.models = options.models;
-		this.session = options.session;
+		this._session = options.session;
 		this.allTools = new Map(options.tools.map((t) => [t.name, t]));
 		this.activeToolNames = options.activeTools.filter((n) => this.allTools.has(n));
 		this.promptOptions = options.systemPrompt;
@@ -101,6 +124,9 @@ export class AgentSession {
 		this.toolContext = options.toolContext ?? (() => ({}));
 	}
 
+	get session(): SessionManager {
+		return this._session;
+	}
 	get model(): Model | undefined {
 		return this._model;
 	}
@@ -123,7 +149,7 @@ export class AgentSession {
 	}
 
 	private async emit(event: AgentSessionEvent): Promise<void> {
-		if (event.type === "message_end") this.session.appendMessage(event.message);
+		if (event.type === "message_end") this._session.appendMessage(event.message as AppendableMessage);
 		for (const listener of this.listeners) await listener(event);
 	}
 
@@ -131,14 +157,14 @@ export class AgentSession {
 
 	setModel(model: Model): void {
 		this._model = model;
-		this.session.appendModelChange(model.provider, model.id);
+		this._session.appendModelChange(model.provider, model.id);
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
 		const clamped = this._model && !this._model.reasoning ? "off" : level;
 		if (clamped === this._thinkingLevel) return;
 		this._thinkingLevel = clamped;
-		this.session.appendThinkingLevelChange(clamped);
+		this._session.appendThinkingLevelChange(clamped);
 	}
 
 	getActiveToolNames(): string[] {
@@ -228,7 +254,7 @@ export class AgentSession {
 							apiKey: auth.apiKey,
 							headers: { ...auth.headers, ...fromHooks.headers },
 							reasoning: this._thinkingLevel === "off" ? undefined : this._thinkingLevel,
-							sessionId: this.session.getSessionId(),
+							sessionId: this._session.getSessionId(),
 						};
 					},
 				},
@@ -281,6 +307,106 @@ export class AgentSession {
 
 	async waitForIdle(): Promise<void> {
 		while (this.running) await this.running.catch(() => {});
+	}
+
+	// ---- session replacement ------------------------------------------------------------------
+
+	/** Start an empty session in the same folder. Resolves `{cancelled}`. */
+	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
+		void options;
+		const current = this._session;
+		const next = current.isPersisted() || current.getSessionFile() ? SessionManager.create(this.cwd, current.getSessionDir() || undefined) : SessionManager.inMemory(this.cwd);
+		return this.replaceWith(next, "new", {});
+	}
+
+	/** Open another session file (resume). */
+	async switchSession(path: string): Promise<{ cancelled: boolean }> {
+		const next = SessionManager.open(path, this._session.getSessionDir() || undefined);
+		return this.replaceWith(next, "resume", { targetSessionFile: next.getSessionFile() });
+	}
+
+	/**
+	 * Fork into a new session file. `before` (fork at a user message): the new session ends just
+	 * before `entryId`, and its text is returned to pre-fill the editor. `at` (clone): up to and
+	 * including `entryId`.
+	 */
+	async fork(entryId: string, position: "before" | "at" = "before"): Promise<{ cancelled: boolean; text?: string }> {
+		const entry = this._session.getEntry(entryId);
+		if (!entry) throw new UserError(`No entry with id ${entryId} in this session.`);
+		const file = this._session.getSessionFile();
+		if (!file || !this._session.isPersisted()) throw new UserError("Nothing to fork yet: this session has no saved messages.");
+		const next = SessionManager.forkFrom(file, this.cwd, this._session.getSessionDir() || undefined);
+		const target = position === "before" ? entry.parentId : entry.id;
+		if (target) next.branch(target);
+		else next.resetLeaf();
+		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOfContent(entry.message.content) : undefined;
+		const result = await this.replaceWith(next, "fork", { entryId, position });
+		return { ...result, ...(text !== undefined ? { text } : {}) };
+	}
+
+	/** User messages on the current branch, for choosing a fork point. */
+	forkMessages(): { entryId: string; text: string }[] {
+		const out: { entryId: string; text: string }[] = [];
+		for (const entry of this._session.getBranch()) {
+			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOfContent(entry.message.content) });
+		}
+		return out;
+	}
+
+	private async replaceWith(next: SessionManager, reason: ReplaceReason, detail: { targetSessionFile?: string; entryId?: string; position?: "before" | "at" }): Promise<{ cancelled: boolean }> {
+		if (this.running) throw new UserError("Cannot replace the session while the agent is running; abort first.");
+		if (this.lifecycle.beforeReplace && (await this.lifecycle.beforeReplace(reason, detail))) return { cancelled: true };
+		const previous = this._session.getSessionFile();
+		this.loadFrom(next);
+		await this.lifecycle.replaced?.(reason, previous);
+		return { cancelled: false };
+	}
+
+	/** Make `next` the session: messages, model and thinking level come from it. */
+	loadFrom(next: SessionManager): void {
+		this._session = next;
+		const context = next.buildSessionContext();
+		this.messages.splice(0, this.messages.length, ...context.messages);
+		this.steering = [];
+		this.followUps = [];
+		if (context.model) {
+			const model = this.models.find(context.model.provider, context.model.modelId);
+			if (model) this._model = model;
+		}
+		if (context.messages.length > 0) this._thinkingLevel = context.thinkingLevel;
+	}
+
+	setSessionName(name: string): void {
+		this._session.appendSessionInfo(name);
+	}
+
+	getSessionStats(): SessionStats {
+		const stats: SessionStats = {
+			sessionFile: this._session.getSessionFile(),
+			sessionId: this._session.getSessionId(),
+			userMessages: 0,
+			assistantMessages: 0,
+			toolCalls: 0,
+			toolResults: 0,
+			totalMessages: this.messages.length,
+			tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+			cost: 0,
+		};
+		for (const m of this.messages) {
+			if (m.role === "user") stats.userMessages++;
+			else if (m.role === "toolResult") stats.toolResults++;
+			else if (m.role === "assistant") {
+				stats.assistantMessages++;
+				stats.toolCalls += m.content.filter((c) => c.type === "toolCall").length;
+				stats.tokens.input += m.usage.input;
+				stats.tokens.output += m.usage.output;
+				stats.tokens.cacheRead += m.usage.cacheRead;
+				stats.tokens.cacheWrite += m.usage.cacheWrite;
+				stats.tokens.total += m.usage.totalTokens;
+				stats.cost += m.usage.cost.total;
+			}
+		}
+		return stats;
 	}
 
 	/** The last assistant message, if any. */

@@ -1,5 +1,5 @@
 // Errors the session store raises. Each is written for the user (a UserError) and carries the file.
-import { UserError } from "../../cli/format-error.ts";
+import { UserError } from "../errors.ts";
 
 /** A session file that cannot be read or is not a session. */
 export class SessionFileError extends UserError {
