@@ -2,6 +2,7 @@
 // updates, and reports exit code, timeout or abort. executeBash is the same run for `!cmd`.
 import { type Static, Type } from "typebox";
 import description from "./bash.md" with { type: "text" };
+import type { SavedOutputDetails } from "./full-output.ts";
 import { type BashOperations, createLocalBashOperations } from "./shell.ts";
 import { TailOutput } from "./tail-output.ts";
 import { type TruncationResult, fillLimits, formatSize } from "./truncate.ts";
@@ -13,13 +14,9 @@ export const BashParams = Type.Object({
 });
 export type BashParams = Static<typeof BashParams>;
 
-export interface BashToolDetails {
+export interface BashToolDetails extends SavedOutputDetails {
 	/** 0 on success; errors carry their code in the message. */
 	exitCode?: number | null;
-	/** Present when the output was cut. */
-	truncation?: TruncationResult;
-	/** The complete output, when it was cut. */
-	fullOutputPath?: string;
 }
 
 export interface BashSpawnContext {

@@ -3,11 +3,10 @@
 import { stat } from "node:fs/promises";
 import { type Static, Type } from "typebox";
 import description from "./find.md" with { type: "text" };
-import { limitOutput } from "./full-output.ts";
+import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import { displayPath, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
-import type { TruncationResult } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
-import { globMatcher, loadIgnore, walkFiles } from "./walk.ts";
+import { globMatcher, localFileLister } from "./walk.ts";
 
 export const DEFAULT_FIND_LIMIT = 1000;
 
@@ -18,11 +17,9 @@ export const FindParams = Type.Object({
 });
 export type FindParams = Static<typeof FindParams>;
 
-export interface FindToolDetails {
+export interface FindToolDetails extends SavedOutputDetails {
 	/** The limit, when more files matched than that. */
 	resultLimitReached?: number;
-	truncation?: TruncationResult;
-	fullOutputPath?: string;
 }
 
 export interface FindOperations {
@@ -40,9 +37,7 @@ export interface FindToolOptions {
 export function createLocalFindOperations(cwd: string): FindOperations {
 	return {
 		isDirectory: async (absolutePath) => (await stat(absolutePath)).isDirectory(),
-		async *listFiles(root, signal) {
-			yield* walkFiles(root, { ignore: await loadIgnore(root, cwd), signal });
-		},
+		listFiles: localFileLister(cwd),
 	};
 }
 
@@ -58,12 +53,9 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			throwIfAborted(signal);
 			const shown = shownPath(params.path ?? ".");
 			const root = resolveToolPath(cwd, params.path ?? ".");
-			let isDirectory: boolean;
-			try {
-				isDirectory = await ops.isDirectory(root);
-			} catch (error) {
+			const isDirectory = await ops.isDirectory(root).catch((error) => {
 				throw fsError(error, shown, "search");
-			}
+			});
 			if (!isDirectory) throw new Error(`Not a directory: ${shown}`);
 
 			const limit = params.limit ?? DEFAULT_FIND_LIMIT;
@@ -81,15 +73,11 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			if (found.length === 0) return { content: [{ type: "text", text: `No files found matching ${params.pattern}` }], details: {} };
 
 			const limited = await limitOutput("find", found.join("\n"));
-			const details: FindToolDetails = {};
+			const details: FindToolDetails = { ...limited.details };
 			let text = limited.text;
 			if (limitReached) {
 				details.resultLimitReached = limit;
 				text += `\n\n[Stopped at ${limit} results. Use limit=${limit * 2} for more, or narrow the pattern]`;
-			}
-			if (limited.truncation) {
-				details.truncation = limited.truncation;
-				details.fullOutputPath = limited.fullOutputPath;
 			}
 			return { content: [{ type: "text", text }], details };
 		},

@@ -18,10 +18,18 @@ export async function saveFullOutput(tool: string, text: string): Promise<string
 	return path;
 }
 
+/** The part of a tool's details that says its output was cut and where the whole of it is. */
+export interface SavedOutputDetails {
+	/** Present when the output was cut. */
+	truncation?: TruncationResult;
+	/** The complete output, when it was cut. */
+	fullOutputPath?: string;
+}
+
 export interface LimitedOutput {
 	text: string;
-	truncation?: TruncationResult;
-	fullOutputPath?: string;
+	/** Empty when nothing was cut. */
+	details: SavedOutputDetails;
 }
 
 /**
@@ -30,11 +38,11 @@ export interface LimitedOutput {
  */
 export async function limitOutput(tool: string, text: string, options: TruncationOptions = {}): Promise<LimitedOutput> {
 	const truncation = truncateHead(text, options);
-	if (!truncation.truncated) return { text };
+	if (!truncation.truncated) return { text, details: {} };
 	const fullOutputPath = await saveFullOutput(tool, text);
 	const limit = truncation.truncatedBy === "lines" ? `${truncation.maxLines} lines` : formatSize(truncation.maxBytes);
 	const notice = `[Output truncated to ${limit} (${truncation.outputLines} of ${truncation.totalLines} lines shown). Full output: ${fullOutputPath}]`;
-	return { text: `${truncation.content}\n${notice}`, truncation, fullOutputPath };
+	return { text: `${truncation.content}\n${notice}`, details: { truncation, fullOutputPath } };
 }
 
 /**

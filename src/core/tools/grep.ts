@@ -2,14 +2,14 @@
 // `file:line: text` output, match limit and truncation.
 import { readFile, stat } from "node:fs/promises";
 import { type Static, Type } from "typebox";
-import { limitOutput } from "./full-output.ts";
+import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./grep.md" with { type: "text" };
 import { type GrepFiles, type GrepLine, type GrepSearch, type GrepSearchRequest, searchBuiltin } from "./grep-search.ts";
 import { displayPath, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import { searchWithRipgrep } from "./ripgrep.ts";
-import { GREP_MAX_LINE_LENGTH, type TruncationResult, fillLimits, truncateLine } from "./truncate.ts";
+import { GREP_MAX_LINE_LENGTH, fillLimits, truncateLine } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
-import { loadIgnore, walkFiles } from "./walk.ts";
+import { localFileLister } from "./walk.ts";
 
 export const DEFAULT_GREP_LIMIT = 100;
 
@@ -24,13 +24,11 @@ export const GrepParams = Type.Object({
 });
 export type GrepParams = Static<typeof GrepParams>;
 
-export interface GrepToolDetails {
+export interface GrepToolDetails extends SavedOutputDetails {
 	/** The limit, when more matches than that existed. */
 	matchLimitReached?: number;
 	/** Some lines were cut to GREP_MAX_LINE_LENGTH characters. */
 	linesTruncated?: boolean;
-	truncation?: TruncationResult;
-	fullOutputPath?: string;
 }
 
 export interface GrepOperations extends GrepFiles {
@@ -49,9 +47,7 @@ export function createLocalGrepOperations(cwd: string): GrepOperations {
 	return {
 		isDirectory: async (absolutePath) => (await stat(absolutePath)).isDirectory(),
 		readFile: (absolutePath) => readFile(absolutePath, "utf8"),
-		async *listFiles(root, signal) {
-			yield* walkFiles(root, { ignore: await loadIgnore(root, cwd), signal });
-		},
+		listFiles: localFileLister(cwd),
 	};
 }
 
@@ -87,12 +83,9 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			throwIfAborted(signal);
 			const shown = shownPath(params.path ?? ".");
 			const absolutePath = resolveToolPath(cwd, params.path ?? ".");
-			let isDirectory: boolean;
-			try {
-				isDirectory = await ops.isDirectory(absolutePath);
-			} catch (error) {
+			const isDirectory = await ops.isDirectory(absolutePath).catch((error) => {
 				throw fsError(error, shown, "search");
-			}
+			});
 			const limit = params.limit ?? DEFAULT_GREP_LIMIT;
 			const context = params.context ?? 0;
 			const request: GrepSearchRequest = {
@@ -116,13 +109,9 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			const notices: string[] = [];
 			if (found.limitReached) notices.push(`[Stopped at ${limit} matches. Use limit=${limit * 2} for more, or narrow the pattern or path]`);
 			if (cut) notices.push(`[Lines longer than ${GREP_MAX_LINE_LENGTH} characters were cut; read the file to see them whole]`);
-			const details: GrepToolDetails = {};
+			const details: GrepToolDetails = { ...limited.details };
 			if (found.limitReached) details.matchLimitReached = limit;
 			if (cut) details.linesTruncated = true;
-			if (limited.truncation) {
-				details.truncation = limited.truncation;
-				details.fullOutputPath = limited.fullOutputPath;
-			}
 			return {
 				content: [{ type: "text", text: notices.length > 0 ? `${limited.text}\n\n${notices.join("\n")}` : limited.text }],
 				details,

@@ -2,10 +2,9 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type Static, Type } from "typebox";
-import { limitOutput } from "./full-output.ts";
+import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./ls.md" with { type: "text" };
 import { fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
-import type { TruncationResult } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
 
 export const DEFAULT_LS_LIMIT = 500;
@@ -16,11 +15,9 @@ export const LsParams = Type.Object({
 });
 export type LsParams = Static<typeof LsParams>;
 
-export interface LsToolDetails {
+export interface LsToolDetails extends SavedOutputDetails {
 	/** The limit, when the directory had more entries than that. */
 	entryLimitReached?: number;
-	truncation?: TruncationResult;
-	fullOutputPath?: string;
 }
 
 export interface LsOperations {
@@ -80,15 +77,11 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
 				}),
 			);
 			const limited = await limitOutput("ls", entries.join("\n"));
-			const details: LsToolDetails = {};
+			const details: LsToolDetails = { ...limited.details };
 			let text = limited.text;
 			if (names.length > limit) {
 				details.entryLimitReached = limit;
 				text += `\n\n[Showing ${limit} of ${names.length} entries. Use limit=${names.length} to see all]`;
-			}
-			if (limited.truncation) {
-				details.truncation = limited.truncation;
-				details.fullOutputPath = limited.fullOutputPath;
 			}
 			return { content: [{ type: "text", text }], details };
 		},

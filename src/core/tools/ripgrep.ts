@@ -19,7 +19,8 @@ function rgText(value: RgText | undefined): string {
 }
 
 export function ripgrepArgs(request: GrepSearchRequest): string[] {
-	const args = ["--json", "--hidden", "--no-require-git", "--glob", "!.git", "--glob", "!node_modules"];
+	// --sort path: a stable order (and the built-in search's), at the cost of rg's parallelism.
+	const args = ["--json", "--sort", "path", "--hidden", "--no-require-git", "--glob", "!.git", "--glob", "!node_modules"];
 	if (request.ignoreCase) args.push("--ignore-case");
 	if (request.literal) args.push("--fixed-strings");
 	if (request.context > 0) args.push("--context", String(request.context));
@@ -59,20 +60,19 @@ export async function searchWithRipgrep(rgPath: string, request: GrepSearchReque
 		const file = rgText(event.data.path);
 		const line = event.data.line_number ?? 0;
 		const text = rgText(event.data.lines).replace(/\r?\n$/, "");
-		if (event.type === "match") {
-			if (matches === request.limit) {
-				limitReached = true;
-				return false;
+		if (matches < request.limit) {
+			if (event.type === "match") {
+				matches++;
+				lastMatch = { file, line };
 			}
-			matches++;
-			lastMatch = { file, line };
-			lines.push({ file, line, text, match: true });
+			lines.push({ file, line, text, match: event.type === "match" });
 			return true;
 		}
-		// After the limit, keep only the trailing context of the last match we kept.
-		if (matches === request.limit && (file !== lastMatch?.file || line > lastMatch.line + request.context)) {
-			return true;
-		}
+		// Past the limit: only the trailing context of the last kept match, in which a further
+		// match shows as context (as grep -m does and as the built-in search does).
+		// rg sends context only around matches, so anything here means there is another match.
+		limitReached = true;
+		if (file !== lastMatch?.file || line > lastMatch.line + request.context) return false;
 		lines.push({ file, line, text, match: false });
 		return true;
 	};

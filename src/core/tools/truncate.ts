@@ -90,17 +90,12 @@ function limitsOf(options: TruncationOptions): { maxLines: number; maxBytes: num
 	return { maxLines: options.maxLines ?? DEFAULT_MAX_LINES, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES };
 }
 
-/** Keep the beginning: whole lines only. If the first line alone is too big, nothing is kept. */
-export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
-	const limits = limitsOf(options);
-	const lines = splitLinesKeepEnds(content);
-	const totalBytes = byteLength(content);
-	if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return result(content, lines, totalBytes, limits, {});
-
+/** How many whole lines, taken in the given order, fit both limits; and which limit stopped it. */
+function fitLines(ordered: string[], limits: { maxLines: number; maxBytes: number }) {
 	let bytes = 0;
 	let kept = 0;
 	let truncatedBy: "lines" | "bytes" = "lines";
-	for (const line of lines) {
+	for (const line of ordered) {
 		if (kept === limits.maxLines) break;
 		const size = byteLength(line);
 		if (bytes + size > limits.maxBytes) {
@@ -110,6 +105,17 @@ export function truncateHead(content: string, options: TruncationOptions = {}): 
 		bytes += size;
 		kept++;
 	}
+	return { kept, bytes, truncatedBy };
+}
+
+/** Keep the beginning: whole lines only. If the first line alone is too big, nothing is kept. */
+export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
+	const limits = limitsOf(options);
+	const lines = splitLinesKeepEnds(content);
+	const totalBytes = byteLength(content);
+	if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return result(content, lines, totalBytes, limits, {});
+
+	const { kept, bytes, truncatedBy } = fitLines(lines, limits);
 	return result(lines.slice(0, kept).join(""), lines, totalBytes, limits, {
 		truncated: true,
 		truncatedBy,
@@ -129,19 +135,7 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
 	const totalBytes = byteLength(content);
 	if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return result(content, lines, totalBytes, limits, {});
 
-	let bytes = 0;
-	let kept = 0;
-	let truncatedBy: "lines" | "bytes" = "lines";
-	for (let i = lines.length - 1; i >= 0; i--) {
-		if (kept === limits.maxLines) break;
-		const size = byteLength(lines[i]!);
-		if (bytes + size > limits.maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += size;
-		kept++;
-	}
+	const { kept, bytes, truncatedBy } = fitLines([...lines].reverse(), limits);
 	if (kept === 0 && truncatedBy === "bytes") {
 		const tail = lastBytes(lines[lines.length - 1]!, limits.maxBytes);
 		return result(tail, lines, totalBytes, limits, {

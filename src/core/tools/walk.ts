@@ -1,5 +1,6 @@
 // Listing files under a directory for find and the built-in grep: sorted, depth-first, never
 // into .git or node_modules, and honouring a top-level .gitignore in a simple way.
+import type { Dirent } from "node:fs";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import { throwIfAborted } from "./paths.ts";
@@ -57,39 +58,40 @@ export async function loadIgnore(root: string, cwd: string): Promise<IgnoreTest>
 	return (path, isDirectory) => tests.some((test) => test(path, isDirectory));
 }
 
-/** Files under `root` as `/`-separated paths relative to it, in sorted depth-first order. */
+/**
+ * Files under `root` as `/`-separated paths relative to it, depth-first with each directory's
+ * entries in name order, files and subdirectories interleaved (the order of `rg --sort path`).
+ */
 export async function* walkFiles(root: string, options: { ignore?: IgnoreTest; signal?: AbortSignal } = {}): AsyncGenerator<string> {
-	const stack: string[] = [""];
-	while (stack.length > 0) {
-		throwIfAborted(options.signal);
-		const dir = stack.pop()!;
-		let entries: import("node:fs").Dirent[];
-		try {
-			entries = await readdir(join(root, dir), { withFileTypes: true });
-		} catch {
-			continue; // unreadable or vanished mid-walk: skip it, like rg does
-		}
-		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-		const subdirs: string[] = [];
-		for (const entry of entries) {
-			const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
-			let isDirectory = entry.isDirectory();
-			let isFile = entry.isFile();
-			if (entry.isSymbolicLink()) {
-				// Follow links to files; never links to directories (they can loop).
-				const target = await stat(join(root, path)).catch(() => undefined);
-				isFile = target?.isFile() ?? false;
-				isDirectory = false;
-			}
-			if (isDirectory) {
-				if (!ALWAYS_SKIPPED_DIRS.has(entry.name) && !options.ignore?.(path, true)) subdirs.push(path);
-			} else if (isFile && !options.ignore?.(path, false)) {
-				yield path;
-			}
-		}
-		// Files of a directory come before its subdirectories' files; subdirectories in name order.
-		for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+	yield* walkDir(root, "", options);
+}
+
+async function* walkDir(root: string, dir: string, options: { ignore?: IgnoreTest; signal?: AbortSignal }): AsyncGenerator<string> {
+	throwIfAborted(options.signal);
+	let entries: Dirent[];
+	try {
+		entries = await readdir(join(root, dir), { withFileTypes: true });
+	} catch {
+		return; // unreadable or vanished mid-walk: skip it, as rg does
 	}
+	entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	for (const entry of entries) {
+		const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+		if (entry.isDirectory()) {
+			if (!ALWAYS_SKIPPED_DIRS.has(entry.name) && !options.ignore?.(path, true)) yield* walkDir(root, path, options);
+			continue;
+		}
+		// Follow links to files; never links to directories (they can loop).
+		const isFile = entry.isSymbolicLink() ? ((await stat(join(root, path)).catch(() => undefined))?.isFile() ?? false) : entry.isFile();
+		if (isFile && !options.ignore?.(path, false)) yield path;
+	}
+}
+
+/** The local `listFiles` of grep and find: walkFiles with the ignore rules for `root` in `cwd`. */
+export function localFileLister(cwd: string): (root: string, signal?: AbortSignal) => AsyncIterable<string> {
+	return async function* listFiles(root, signal) {
+		yield* walkFiles(root, { ignore: await loadIgnore(root, cwd), signal });
+	};
 }
 
 /** Match a glob the way rg and fd do: against the name when it has no `/`, else the whole path. */
