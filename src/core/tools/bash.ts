@@ -3,6 +3,7 @@
 import { type Static, Type } from "typebox";
 import description from "./bash.md" with { type: "text" };
 import type { SavedOutputDetails } from "./full-output.ts";
+import { errorMessage } from "./paths.ts";
 import { type BashOperations, createLocalBashOperations } from "./shell.ts";
 import { TailOutput } from "./tail-output.ts";
 import { type TruncationResult, fillLimits, formatSize } from "./truncate.ts";
@@ -90,7 +91,7 @@ export async function executeBash(command: string, options: ExecuteBashOptions):
 		});
 		exitCode = result.exitCode ?? undefined;
 	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
+		const message = errorMessage(error);
 		if (options.signal?.aborted || message === "aborted") cancelled = true;
 		else if (message.startsWith("timeout:")) timedOut = true;
 		else {

@@ -49,14 +49,24 @@ export function createLocalEditOperations(): EditOperations {
 
 /**
  * Accept the older single-edit form `{ path, oldText, newText }` (pi's earlier schema, still in
- * old sessions and habits of some models) by folding it into `edits`.
+ * old sessions and habits of some models) by folding it into `edits`, and `edits` sent as a JSON
+ * string, which some models do for nested arrays.
  */
 export function prepareEditArguments(args: unknown): EditParams {
 	if (typeof args !== "object" || args === null) return args as EditParams;
-	const { oldText, newText, edits, ...rest } = args as Record<string, unknown>;
-	if (typeof oldText !== "string" || typeof newText !== "string") return args as EditParams;
-	const list = Array.isArray(edits) ? (edits as EditBlock[]) : [];
-	return { ...rest, edits: [...list, { oldText, newText }] } as EditParams;
+	const { oldText, newText, ...rest } = args as Record<string, unknown>;
+	let edits = rest.edits;
+	if (typeof edits === "string") {
+		try {
+			edits = JSON.parse(edits);
+		} catch {
+			// left as it is: schema validation will explain what is wrong
+		}
+	}
+	if (typeof oldText === "string" && typeof newText === "string") {
+		edits = [...(Array.isArray(edits) ? edits : []), { oldText, newText }];
+	}
+	return (edits === undefined ? rest : { ...rest, edits }) as EditParams;
 }
 
 interface Match {

@@ -24,6 +24,11 @@ describe("edit", () => {
 		await run(createEditTool(p.cwd), { path: "a.txt", oldText: "world", newText: "there" });
 		expect(p.read("a.txt")).toBe("hello there\n");
 		expect(prepareEditArguments({ path: "a", oldText: "x", newText: "y" })).toEqual({ path: "a", edits: [{ oldText: "x", newText: "y" }] });
+		expect(prepareEditArguments({ path: "a", edits: '[{"oldText":"x","newText":"y"}]' })).toEqual({
+			path: "a",
+			edits: [{ oldText: "x", newText: "y" }],
+		});
+		expect(prepareEditArguments({ path: "a", edits: "[oops" }) as unknown).toEqual({ path: "a", edits: "[oops" });
 	});
 
 	test("several edits are matched against the original and applied together", async () => {
