@@ -1,0 +1,194 @@
+// The `anthropic-messages` wire protocol: Anthropic's messages API, streamed, through the official
+// SDK (imported on first use). Thinking blocks keep their signatures so they can be sent back.
+import { EventStream } from "./event-stream.ts";
+import { thinkingBudget } from "./thinking.ts";
+import { transformMessages } from "./transform-messages.ts";
+import type { Context, ImageContent, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
+import { applyOnPayload, BlockWriter, calculateCost, fail, finish, hookedFetch, newAssistantMessage, ProtocolError } from "./wire.ts";
+
+/** Switches for Anthropic-compatible servers, read from `model.compat`. */
+export interface AnthropicCompat {
+	/** Mark the system prompt and the newest user turn with `cache_control`. Default true. */
+	cacheControl: boolean;
+}
+
+// The SDK insists on a credential; a keyless compatible server ignores this one.
+const PLACEHOLDER_KEY = "no-api-key";
+
+export function streamAnthropicMessages(model: Model, context: Context, options?: StreamOptions): EventStream {
+	const stream = new EventStream();
+	void runAnthropicMessages(stream, model, context, options);
+	return stream;
+}
+
+/** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
+export async function runAnthropicMessages(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
+	const output = newAssistantMessage(model);
+	stream.push({ type: "start", partial: output });
+	try {
+		const { default: Anthropic } = await import("@anthropic-ai/sdk");
+		// An explicit apiKey keeps the SDK from reading ANTHROPIC_* variables or credential files.
+		const client = new Anthropic({
+			apiKey: options?.apiKey || PLACEHOLDER_KEY,
+			baseURL: model.baseUrl,
+			maxRetries: 0,
+			defaultHeaders: { ...model.headers, ...options?.headers },
+			fetch: hookedFetch(options),
+			logLevel: "off",
+		});
+		const params = await applyOnPayload(options, buildParams(model, context, options));
+		const events = await client.messages.create(params as never, { signal: options?.signal });
+		const blocks = new BlockWriter(stream, output);
+		let toolIndex = -1;
+		let stopReason: string | undefined;
+		let stopped = false;
+		for await (const event of events as unknown as AsyncIterable<StreamEvent>) {
+			switch (event.type) {
+				case "message_start":
+					applyUsage(output.usage, event.message?.usage);
+					break;
+				case "content_block_start": {
+					const block = event.content_block ?? {};
+					if (block.type === "text" && block.text) blocks.text(block.text);
+					else if (block.type === "tool_use") toolIndex = blocks.toolCall(block.id ?? "", block.name ?? "");
+					else if (block.type === "redacted_thinking") blocks.redactedThinking(block.data ?? "");
+					break;
+				}
+				case "content_block_delta": {
+					const delta = event.delta ?? {};
+					if (delta.type === "text_delta" && delta.text) blocks.text(delta.text);
+					else if (delta.type === "thinking_delta" && delta.thinking) blocks.thinking(delta.thinking);
+					else if (delta.type === "signature_delta" && delta.signature) blocks.thinkingSignature(delta.signature);
+					else if (delta.type === "input_json_delta" && toolIndex >= 0) blocks.toolArguments(toolIndex, delta.partial_json ?? "");
+					break;
+				}
+				case "content_block_stop":
+					blocks.close();
+					break;
+				case "message_delta":
+					if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
+					applyUsage(output.usage, event.usage);
+					break;
+				case "message_stop":
+					stopped = true;
+					break;
+			}
+		}
+		blocks.close();
+		if (!stopped) throw new ProtocolError(`The connection to ${model.provider} closed before the response finished`);
+		output.stopReason = stopReasonOf(stopReason);
+		if (stopReason === "refusal") output.errorMessage = `${model.provider} declined to answer (refusal)`;
+		if (stopReason === "model_context_window_exceeded") output.errorMessage = `The conversation is longer than ${model.id}'s context window`;
+		calculateCost(model, output.usage);
+		finish(stream, output);
+	} catch (error) {
+		calculateCost(model, output.usage);
+		fail(stream, output, model, error, options?.signal);
+	}
+}
+
+/** The request body (before `onPayload`). */
+export function buildParams(model: Model, context: Context, options?: StreamOptions): Record<string, unknown> {
+	const cache = (model.compat as Partial<AnthropicCompat> | undefined)?.cacheControl ?? true;
+	const maxTokens = options?.maxTokens ?? model.maxTokens;
+	let budget = thinkingBudget(model, options?.reasoning);
+	// The budget must leave room for the answer within max_tokens.
+	if (budget !== undefined && budget >= maxTokens) budget = maxTokens > 2048 ? maxTokens - 1024 : undefined;
+	const params: Record<string, unknown> = { model: model.id, max_tokens: maxTokens, stream: true, messages: toAnthropicMessages(model, context, cache) };
+	if (context.systemPrompt) {
+		params.system = [{ type: "text", text: context.systemPrompt, ...(cache ? { cache_control: { type: "ephemeral" } } : {}) }];
+	}
+	if (context.tools?.length) {
+		params.tools = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+	}
+	if (budget !== undefined) params.thinking = { type: "enabled", budget_tokens: budget };
+	// Anthropic only accepts the default temperature while thinking.
+	else if (options?.temperature !== undefined) params.temperature = options.temperature;
+	return params;
+}
+
+type Block = Record<string, unknown>;
+
+function toAnthropicMessages(model: Model, context: Context, cache: boolean): { role: "user" | "assistant"; content: Block[] }[] {
+	const out: { role: "user" | "assistant"; content: Block[] }[] = [];
+	const acceptsImages = model.input.includes("image");
+	const parts = (content: string | (TextContent | ImageContent)[]): Block[] => {
+		if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
+		return content.flatMap((c): Block[] => {
+			if (c.type === "text") return c.text ? [{ type: "text", text: c.text }] : [];
+			if (!acceptsImages) return [{ type: "text", text: "(image omitted: this model does not accept images)" }];
+			return [{ type: "image", source: { type: "base64", media_type: c.mimeType, data: c.data } }];
+		});
+	};
+
+	for (const message of transformMessages(context.messages, model)) {
+		if (message.role === "user") {
+			const content = parts(message.content);
+			if (content.length > 0) out.push({ role: "user", content });
+		} else if (message.role === "assistant") {
+			const content = message.content.flatMap((c): Block[] => {
+				if (c.type === "text") return c.text ? [{ type: "text", text: c.text }] : [];
+				if (c.type === "toolCall") return [{ type: "tool_use", id: toolUseId(c.id), name: c.name, input: c.arguments }];
+				if (c.redacted) return c.thinkingSignature ? [{ type: "redacted_thinking", data: c.thinkingSignature }] : [];
+				// A thinking block without its signature would be rejected.
+				return c.thinkingSignature ? [{ type: "thinking", thinking: c.thinking, signature: c.thinkingSignature }] : [];
+			});
+			if (content.length > 0) out.push({ role: "assistant", content });
+		} else {
+			const result: Block = { type: "tool_result", tool_use_id: toolUseId(message.toolCallId), content: parts(message.content), is_error: message.isError };
+			// Consecutive results answer one assistant turn: they travel in one user message.
+			const last = out.at(-1);
+			if (last?.role === "user" && last.content.every((b) => b.type === "tool_result")) last.content.push(result);
+			else out.push({ role: "user", content: [result] });
+		}
+	}
+	if (cache) {
+		const lastUser = out.findLast((m) => m.role === "user");
+		const lastBlock = lastUser?.content.at(-1);
+		if (lastBlock) lastBlock.cache_control = { type: "ephemeral" };
+	}
+	return out;
+}
+
+/** Anthropic accepts tool ids of `[a-zA-Z0-9_-]{1,64}`; ids from other providers may not fit. */
+function toolUseId(id: string): string {
+	return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64) || "tool_call";
+}
+
+interface StreamEvent {
+	type: string;
+	message?: { usage?: RawUsage };
+	content_block?: { type?: string; text?: string; id?: string; name?: string; data?: string };
+	delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
+	usage?: RawUsage;
+}
+
+interface RawUsage {
+	input_tokens?: number | null;
+	output_tokens?: number | null;
+	cache_read_input_tokens?: number | null;
+	cache_creation_input_tokens?: number | null;
+}
+
+// message_delta totals are cumulative, so each field present replaces the earlier value.
+function applyUsage(usage: Usage, raw: RawUsage | undefined): void {
+	if (!raw) return;
+	if (typeof raw.input_tokens === "number") usage.input = raw.input_tokens;
+	if (typeof raw.output_tokens === "number") usage.output = raw.output_tokens;
+	if (typeof raw.cache_read_input_tokens === "number") usage.cacheRead = raw.cache_read_input_tokens;
+	if (typeof raw.cache_creation_input_tokens === "number") usage.cacheWrite = raw.cache_creation_input_tokens;
+}
+
+function stopReasonOf(reason: string | undefined): StopReason {
+	switch (reason) {
+		case "max_tokens":
+			return "length";
+		case "tool_use":
+			return "toolUse";
+		case "refusal":
+		case "model_context_window_exceeded":
+			return "error";
+		default:
+			return "stop";
+	}
+}
