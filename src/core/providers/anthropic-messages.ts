@@ -1,15 +1,22 @@
 // The `anthropic-messages` wire protocol: Anthropic's messages API, streamed, through the official
 // SDK (imported on first use). Thinking blocks keep their signatures so they can be sent back.
 import { EventStream } from "./event-stream.ts";
-import { thinkingBudget } from "./thinking.ts";
+import { adaptiveEffort, thinkingBudget } from "./thinking.ts";
 import { transformMessages } from "./transform-messages.ts";
 import type { Context, ImageContent, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
 import { applyOnPayload, BlockWriter, calculateCost, fail, finish, hookedFetch, newAssistantMessage, ProtocolError } from "./wire.ts";
 
-/** Switches for Anthropic-compatible servers, read from `model.compat`. */
+/** Switches for Anthropic models and compatible servers, read from `model.compat`. */
 export interface AnthropicCompat {
 	/** Mark the system prompt and the newest user turn with `cache_control`. Default true. */
 	cacheControl: boolean;
+	/**
+	 * "adaptive": `thinking: {type: "adaptive"}` with `output_config.effort` (current Claude models,
+	 * which reject a budget); "budget": `thinking: {type: "enabled", budget_tokens}`. Default "budget".
+	 */
+	thinkingFormat: "adaptive" | "budget";
+	/** The model always thinks; it cannot be switched off, only asked for less effort. Default false. */
+	thinkingAlwaysOn: boolean;
 }
 
 // The SDK insists on a credential; a keyless compatible server ignores this one.
@@ -89,11 +96,9 @@ export async function runAnthropicMessages(stream: EventStream, model: Model, co
 
 /** The request body (before `onPayload`). */
 export function buildParams(model: Model, context: Context, options?: StreamOptions): Record<string, unknown> {
-	const cache = (model.compat as Partial<AnthropicCompat> | undefined)?.cacheControl ?? true;
+	const compat = (model.compat ?? {}) as Partial<AnthropicCompat>;
+	const cache = compat.cacheControl ?? true;
 	const maxTokens = options?.maxTokens ?? model.maxTokens;
-	let budget = thinkingBudget(model, options?.reasoning);
-	// The budget must leave room for the answer within max_tokens.
-	if (budget !== undefined && budget >= maxTokens) budget = maxTokens > 2048 ? maxTokens - 1024 : undefined;
 	const params: Record<string, unknown> = { model: model.id, max_tokens: maxTokens, stream: true, messages: toAnthropicMessages(model, context, cache) };
 	if (context.systemPrompt) {
 		params.system = [{ type: "text", text: context.systemPrompt, ...(cache ? { cache_control: { type: "ephemeral" } } : {}) }];
@@ -101,9 +106,26 @@ export function buildParams(model: Model, context: Context, options?: StreamOpti
 	if (context.tools?.length) {
 		params.tools = context.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
 	}
-	if (budget !== undefined) params.thinking = { type: "enabled", budget_tokens: budget };
+	let thinking = false;
+	if (compat.thinkingFormat === "adaptive") {
+		const effort = adaptiveEffort(model, options?.reasoning);
+		thinking = effort !== undefined || compat.thinkingAlwaysOn === true;
+		if (effort) {
+			params.thinking = { type: "adaptive" };
+			params.output_config = { effort };
+		} else if (model.reasoning && !compat.thinkingAlwaysOn) {
+			// Adaptive models think by default; no level (or "off") means no thinking.
+			params.thinking = { type: "disabled" };
+		}
+	} else {
+		let budget = thinkingBudget(model, options?.reasoning);
+		// The budget must leave room for the answer within max_tokens.
+		if (budget !== undefined && budget >= maxTokens) budget = maxTokens > 2048 ? maxTokens - 1024 : undefined;
+		if (budget !== undefined) params.thinking = { type: "enabled", budget_tokens: budget };
+		thinking = budget !== undefined;
+	}
 	// Anthropic only accepts the default temperature while thinking.
-	else if (options?.temperature !== undefined) params.temperature = options.temperature;
+	if (!thinking && options?.temperature !== undefined) params.temperature = options.temperature;
 	return params;
 }
 

@@ -47,9 +47,20 @@ function models(provider: string, api: Api, baseUrl: string, compat: Record<stri
 
 // Cloud servers size the answer from max_tokens; asking for the model's full output is safe there.
 const CLOUD = { sendMaxTokens: true };
+// OpenAI's reasoning models take max_completion_tokens and a developer message.
+const OPENAI = { ...CLOUD, maxTokensField: "max_completion_tokens", supportsDeveloperRole: true };
+// Current Claude models think adaptively: an effort level, not a token budget.
+const ADAPTIVE = { thinkingFormat: "adaptive" };
+const ALWAYS_ON = { thinkingFormat: "adaptive", thinkingAlwaysOn: true };
+const GPT6_EFFORT = { minimal: "low", xhigh: "xhigh" } as const;
+const GPT6_EFFORT_OFF = { off: "none", ...GPT6_EFFORT } as const;
+const CLAUDE_EFFORT = { xhigh: "xhigh" } as const;
 const GPT_OSS_EFFORT = { minimal: "low" } as const;
 
-/** A fresh copy of the built-in providers (callers may change what they get). */
+/**
+ * A fresh copy of the built-in providers (callers may change what they get). Prices and limits as
+ * published in November 2026; models.json `modelOverrides` corrects any that have moved.
+ */
 export function builtinProviders(): BuiltinProvider[] {
 	const openai = "https://api.openai.com/v1";
 	const anthropic = "https://api.anthropic.com";
@@ -63,12 +74,13 @@ export function builtinProviders(): BuiltinProvider[] {
 			api: "anthropic-messages",
 			baseUrl: anthropic,
 			envKey: "ANTHROPIC_API_KEY",
-			defaultModel: "claude-sonnet-4-5",
+			defaultModel: "claude-sonnet-5-5",
 			models: models("anthropic", "anthropic-messages", anthropic, undefined, {
-				"claude-sonnet-4-5": { name: "Claude Sonnet 4.5", ctx: 200_000, out: 64_000, cost: [3, 15, 0.3, 3.75], reasoning: true, images: true },
-				"claude-opus-4-5": { name: "Claude Opus 4.5", ctx: 200_000, out: 64_000, cost: [5, 25, 0.5, 6.25], reasoning: true, images: true },
-				"claude-haiku-4-5": { name: "Claude Haiku 4.5", ctx: 200_000, out: 64_000, cost: [1, 5, 0.1, 1.25], reasoning: true, images: true },
-				"claude-opus-4-1": { name: "Claude Opus 4.1", ctx: 200_000, out: 32_000, cost: [15, 75, 1.5, 18.75], reasoning: true, images: true },
+				"claude-sonnet-5-5": { name: "Claude Sonnet 5.5", ctx: 1_000_000, out: 128_000, cost: [2, 10, 0.2, 2.5], reasoning: true, images: true, thinking: CLAUDE_EFFORT, compat: ADAPTIVE },
+				"claude-opus-5-5": { name: "Claude Opus 5.5", ctx: 1_000_000, out: 128_000, cost: [4, 20, 0.4, 5], reasoning: true, images: true, thinking: CLAUDE_EFFORT, compat: ALWAYS_ON },
+				// Haiku 5.5 bills more above 100K prompt tokens; this is the short-prompt rate.
+				"claude-haiku-5-5": { name: "Claude Haiku 5.5", ctx: 1_000_000, out: 128_000, cost: [0.1, 0.5, 0.01, 0.125], reasoning: true, images: true, thinking: CLAUDE_EFFORT, compat: ADAPTIVE },
+				"claude-fable-5-2": { name: "Claude Fable 5.2", ctx: 1_000_000, out: 128_000, cost: [8, 40, 0.8, 10], reasoning: true, images: true, thinking: CLAUDE_EFFORT, compat: ALWAYS_ON },
 			}),
 		},
 		{
@@ -76,13 +88,12 @@ export function builtinProviders(): BuiltinProvider[] {
 			api: "openai-completions",
 			baseUrl: openai,
 			envKey: "OPENAI_API_KEY",
-			defaultModel: "gpt-5.1",
-			models: models("openai", "openai-completions", openai, CLOUD, {
-				"gpt-5.1": { name: "GPT-5.1", ctx: 400_000, out: 128_000, cost: [1.25, 10, 0.125], reasoning: true, images: true, thinking: { minimal: "low" } },
-				"gpt-5": { name: "GPT-5", ctx: 400_000, out: 128_000, cost: [1.25, 10, 0.125], reasoning: true, images: true },
-				"gpt-5-mini": { name: "GPT-5 mini", ctx: 400_000, out: 128_000, cost: [0.25, 2, 0.025], reasoning: true, images: true },
-				"gpt-4.1": { name: "GPT-4.1", ctx: 1_047_576, out: 32_768, cost: [2, 8, 0.5], images: true },
-				"o4-mini": { name: "o4-mini", ctx: 200_000, out: 100_000, cost: [1.1, 4.4, 0.275], reasoning: true, images: true, thinking: { minimal: "low" } },
+			defaultModel: "gpt-6.1-sol",
+			models: models("openai", "openai-completions", openai, OPENAI, {
+				"gpt-6.1-sol": { name: "GPT-6.1 Sol", ctx: 1_050_000, out: 128_000, cost: [2, 10, 0.1], reasoning: true, images: true, thinking: GPT6_EFFORT },
+				"gpt-6.1-terra": { name: "GPT-6.1 Terra", ctx: 1_050_000, out: 128_000, cost: [1, 5, 0.05], reasoning: true, images: true, thinking: GPT6_EFFORT_OFF },
+				"gpt-6-astra": { name: "GPT-6 Astra", ctx: 1_050_000, out: 128_000, cost: [10, 50, 1], reasoning: true, images: true, thinking: GPT6_EFFORT },
+				"gpt-6-luna": { name: "GPT-6 Luna", ctx: 1_050_000, out: 128_000, cost: [0.1, 0.5, 0.01], reasoning: true, images: true, thinking: GPT6_EFFORT_OFF },
 			}),
 		},
 		{
@@ -90,12 +101,11 @@ export function builtinProviders(): BuiltinProvider[] {
 			api: "openai-completions",
 			baseUrl: openrouter,
 			envKey: "OPENROUTER_API_KEY",
-			defaultModel: "anthropic/claude-sonnet-4.5",
+			defaultModel: "anthropic/claude-sonnet-5.5",
 			models: models("openrouter", "openai-completions", openrouter, CLOUD, {
-				"anthropic/claude-sonnet-4.5": { name: "Claude Sonnet 4.5 (OpenRouter)", ctx: 1_000_000, out: 64_000, cost: [3, 15, 0.3, 3.75], reasoning: true, images: true },
-				"openai/gpt-5": { name: "GPT-5 (OpenRouter)", ctx: 400_000, out: 128_000, cost: [1.25, 10, 0.125], reasoning: true, images: true },
-				"google/gemini-2.5-pro": { name: "Gemini 2.5 Pro (OpenRouter)", ctx: 1_048_576, out: 65_536, cost: [1.25, 10, 0.125], reasoning: true, images: true },
-				"qwen/qwen3-coder": { name: "Qwen3 Coder (OpenRouter)", ctx: 262_144, out: 65_536, cost: [0.22, 0.95] },
+				"anthropic/claude-sonnet-5.5": { name: "Claude Sonnet 5.5 (OpenRouter)", ctx: 1_000_000, out: 128_000, cost: [2, 10, 0.2, 2.5], reasoning: true, images: true },
+				"openai/gpt-6.1-sol": { name: "GPT-6.1 Sol (OpenRouter)", ctx: 1_050_000, out: 128_000, cost: [2, 10, 0.1], reasoning: true, images: true, thinking: GPT6_EFFORT },
+				"openai/gpt-6.1-terra": { name: "GPT-6.1 Terra (OpenRouter)", ctx: 1_050_000, out: 128_000, cost: [1, 5, 0.05], reasoning: true, images: true, thinking: GPT6_EFFORT },
 			}),
 		},
 		{
@@ -107,7 +117,6 @@ export function builtinProviders(): BuiltinProvider[] {
 			models: models("groq", "openai-completions", groq, CLOUD, {
 				"openai/gpt-oss-120b": { name: "GPT-OSS 120B (Groq)", ctx: 131_072, out: 65_536, cost: [0.15, 0.6], reasoning: true, thinking: GPT_OSS_EFFORT },
 				"openai/gpt-oss-20b": { name: "GPT-OSS 20B (Groq)", ctx: 131_072, out: 65_536, cost: [0.075, 0.3], reasoning: true, thinking: GPT_OSS_EFFORT },
-				"moonshotai/kimi-k2-instruct-0905": { name: "Kimi K2 (Groq)", ctx: 262_144, out: 16_384, cost: [1, 3] },
 				"llama-3.3-70b-versatile": { name: "Llama 3.3 70B (Groq)", ctx: 131_072, out: 32_768, cost: [0.59, 0.79] },
 			}),
 		},
@@ -118,9 +127,16 @@ export function builtinProviders(): BuiltinProvider[] {
 			envKey: "DEEPSEEK_API_KEY",
 			defaultModel: "deepseek-chat",
 			models: models("deepseek", "openai-completions", deepseek, CLOUD, {
-				"deepseek-chat": { name: "DeepSeek V3.2", ctx: 128_000, out: 8_192, cost: [0.28, 0.42, 0.028] },
-				// The reasoner always thinks and takes no effort parameter.
-				"deepseek-reasoner": { name: "DeepSeek V3.2 (thinking)", ctx: 128_000, out: 65_536, cost: [0.28, 0.42, 0.028], reasoning: true, compat: { thinkingFormat: "none" } },
+				"deepseek-chat": { name: "DeepSeek Chat", ctx: 128_000, out: 8_192, cost: [0.28, 0.42, 0.028] },
+				// The reasoner always thinks, takes no effort parameter, and wants its reasoning back between tool calls.
+				"deepseek-reasoner": {
+					name: "DeepSeek Reasoner",
+					ctx: 128_000,
+					out: 65_536,
+					cost: [0.28, 0.42, 0.028],
+					reasoning: true,
+					compat: { thinkingFormat: "none", sendReasoningContent: true },
+				},
 			}),
 		},
 		{

@@ -17,9 +17,9 @@ export function matchesSearch(model: Model, search: string): boolean {
 		.every((word) => haystack.includes(word));
 }
 
-/** 200000 → "200K", 1047576 → "1M", 131072 → "131K". */
+/** 200000 → "200K", 1050000 → "1.05M", 131072 → "131K". */
 export function formatTokenCount(n: number): string {
-	if (n >= 1_000_000) return `${Number((n / 1_000_000).toFixed(1))}M`;
+	if (n >= 1_000_000) return `${Number((n / 1_000_000).toFixed(2))}M`;
 	if (n >= 1000) return `${Math.round(n / 1000)}K`;
 	return String(n);
 }

@@ -52,7 +52,7 @@ export function noModelMessage(paths: { modelsPath: string; authPath: string }):
 		`  - a key in ${tildify(paths.authPath)}: { "anthropic": { "type": "api_key", "key": "sk-ant-..." } }`,
 		`  - a provider in ${tildify(paths.modelsPath)}, such as a local server (Ollama, llama.cpp, vLLM, LM Studio):`,
 		'      { "providers": { "local": { "baseUrl": "http://localhost:8080/v1", "api": "openai-completions", "models": [{ "id": "my-model" }] } } }',
-		`  - on the command line: ${APP_NAME} --model anthropic/claude-sonnet-4-5 --api-key sk-ant-...`,
+		`  - on the command line: ${APP_NAME} --model anthropic/claude-sonnet-5-5 --api-key sk-ant-...`,
 		`    or, with Ollama running: ${APP_NAME} --model ollama/<model>`,
 		`Then "${APP_NAME} --list-models" shows the models you can use.`,
 	].join("\n");
@@ -71,9 +71,9 @@ export function resolveModel(registry: Registry, pattern: string, options: { pro
 	const names = new Set(providers.map((p) => p.name));
 	if (options.provider && !names.has(options.provider)) throw unknownProvider(options.provider, names, registry);
 	const { text, thinking } = splitThinkingSuffix(pattern.trim());
-	if (!text) throw new UserError(`--model needs a model id, e.g. --model anthropic/claude-sonnet-4-5`);
+	if (!text) throw new UserError(`--model needs a model id, e.g. --model anthropic/claude-sonnet-5-5`);
 
-	// Readings of the pattern as (provider, id), most specific first. `anthropic/claude-sonnet-4.5`
+	// Readings of the pattern as (provider, id), most specific first. `anthropic/claude-sonnet-5.5`
 	// may be Anthropic's model or OpenRouter's id with a slash; exact matches decide.
 	const readings: { provider?: string; id: string }[] = [];
 	if (options.provider) {

@@ -348,6 +348,8 @@ export class ModelRegistry {
 			const index = this.models.findIndex((m) => own(m) && m.id === id);
 			if (index >= 0) this.models[index] = modelFromConfig(state, { id, ...override }, this.models[index]);
 		}
+		// A local server runs what the user pulled: the first model they list is the one to use.
+		if (!state.envKey && config.models?.[0]) state.defaultModel = config.models[0].id;
 		if (!state.defaultModel || !this.models.some((m) => own(m) && m.id === state.defaultModel)) {
 			state.defaultModel = this.models.find(own)?.id;
 		}

@@ -24,11 +24,32 @@ const DEFAULT_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
 	xhigh: "high",
 };
 
-/** `reasoning_effort` for an OpenAI-compatible request, or undefined to send none. */
+/**
+ * `reasoning_effort` for an OpenAI-compatible request, or undefined to send none. With no level
+ * (or "off") a model that can switch reasoning off says how in `thinkingLevelMap.off` (e.g. "none").
+ */
 export function reasoningEffort(model: Model, level: ThinkingLevel | undefined): string | undefined {
+	if (!model.reasoning) return undefined;
+	if (!level || level === "off") return stringOr(model.thinkingLevelMap?.off, undefined);
+	return stringOr(model.thinkingLevelMap?.[level], DEFAULT_EFFORT[level]);
+}
+
+const ADAPTIVE_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
+	minimal: "low",
+	low: "low",
+	medium: "medium",
+	high: "high",
+	xhigh: "xhigh",
+};
+
+/** Anthropic `output_config.effort` for a model with adaptive thinking, or undefined when thinking stays off. */
+export function adaptiveEffort(model: Model, level: ThinkingLevel | undefined): string | undefined {
 	if (!model.reasoning || !level || level === "off") return undefined;
-	const mapped = model.thinkingLevelMap?.[level];
-	return typeof mapped === "string" ? mapped : DEFAULT_EFFORT[level];
+	return stringOr(model.thinkingLevelMap?.[level], ADAPTIVE_EFFORT[level]);
+}
+
+function stringOr(value: string | number | undefined, fallback: string | undefined): string | undefined {
+	return typeof value === "string" ? value : fallback;
 }
 
 const DEFAULT_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {

@@ -42,7 +42,7 @@ describe("built-in providers", () => {
 			expect(m.maxTokens).toBeGreaterThan(1000);
 			if (m.provider !== "ollama") expect(m.cost.input).toBeGreaterThan(0);
 		}
-		const sonnet = reg.find("anthropic", "claude-sonnet-4-5")!;
+		const sonnet = reg.find("anthropic", "claude-sonnet-5-5")!;
 		expect(sonnet.api).toBe("anthropic-messages");
 		expect(sonnet.baseUrl).toBe("https://api.anthropic.com");
 		expect(reg.find("ollama", "gpt-oss:20b")!.baseUrl).toBe("http://localhost:11434/v1");
@@ -52,13 +52,13 @@ describe("built-in providers", () => {
 		await using world = new TempWorld();
 		const reg = registry(world, { GROQ_API_KEY: "gsk-1" });
 		expect([...new Set(reg.getAvailable().map((m) => m.provider))]).toEqual(["groq", "ollama"]);
-		expect(reg.hasConfiguredAuth(reg.find("anthropic", "claude-sonnet-4-5")!)).toBe(false);
+		expect(reg.hasConfiguredAuth(reg.find("anthropic", "claude-sonnet-5-5")!)).toBe(false);
 	});
 
 	test("getApiKeyAndHeaders reads the env var of a built-in provider", async () => {
 		await using world = new TempWorld();
 		const reg = registry(world, { ANTHROPIC_API_KEY: "sk-ant-env" });
-		expect(await reg.getApiKeyAndHeaders(reg.find("anthropic", "claude-sonnet-4-5")!)).toEqual({ ok: true, apiKey: "sk-ant-env", headers: {} });
+		expect(await reg.getApiKeyAndHeaders(reg.find("anthropic", "claude-sonnet-5-5")!)).toEqual({ ok: true, apiKey: "sk-ant-env", headers: {} });
 		expect(await reg.getApiKeyAndHeaders(reg.find("ollama", "gpt-oss:20b")!)).toEqual({ ok: true, headers: {} });
 	});
 });
@@ -68,7 +68,7 @@ describe("auth.json and --api-key", () => {
 		await using world = new TempWorld();
 		world.write("home/.agent/auth.json", JSON.stringify({ openai: { type: "api_key", key: "sk-from-auth" }, other: { type: "oauth" } }));
 		const reg = registry(world, { OPENAI_API_KEY: "sk-from-env" });
-		const model = reg.find("openai", "gpt-5.1")!;
+		const model = reg.find("openai", "gpt-6.1-sol")!;
 		expect((await reg.getApiKeyAndHeaders(model)) as any).toMatchObject({ ok: true, apiKey: "sk-from-auth" });
 		reg.setRuntimeApiKey("openai", "sk-from-flag");
 		expect((await reg.getApiKeyAndHeaders(model)) as any).toMatchObject({ ok: true, apiKey: "sk-from-flag" });
@@ -78,7 +78,7 @@ describe("auth.json and --api-key", () => {
 		await using world = new TempWorld();
 		world.write("home/.agent/auth.json", JSON.stringify({ openai: { type: "api_key", key: "$MY_OPENAI" }, groq: { type: "api_key", key: "!printf 'gsk-cmd\\n'" } }));
 		const reg = registry(world, { MY_OPENAI: "sk-named" });
-		expect((await reg.getApiKeyAndHeaders(reg.find("openai", "gpt-5.1")!)) as any).toMatchObject({ apiKey: "sk-named" });
+		expect((await reg.getApiKeyAndHeaders(reg.find("openai", "gpt-6.1-sol")!)) as any).toMatchObject({ apiKey: "sk-named" });
 		expect((await reg.getApiKeyAndHeaders(reg.find("groq", "openai/gpt-oss-120b")!)) as any).toMatchObject({ apiKey: "gsk-cmd" });
 	});
 
@@ -153,20 +153,20 @@ describe("models.json", () => {
 				anthropic: {
 					baseUrl: "https://gateway.example",
 					models: [{ id: "claude-next", reasoning: true }],
-					modelOverrides: { "claude-haiku-4-5": { maxTokens: 8000 } },
+					modelOverrides: { "claude-haiku-5-5": { maxTokens: 8000 } },
 				},
 			},
 		});
 		const reg = registry(world);
 		const all = reg.getAll().filter((m) => m.provider === "anthropic");
 		expect(all.every((m) => m.baseUrl === "https://gateway.example")).toBe(true);
-		expect(all.map((m) => m.id)).toContain("claude-sonnet-4-5");
+		expect(all.map((m) => m.id)).toContain("claude-sonnet-5-5");
 		const next = reg.find("anthropic", "claude-next")!;
 		expect(next.api).toBe("anthropic-messages");
 		expect(next.reasoning).toBe(true);
-		const haiku = reg.find("anthropic", "claude-haiku-4-5")!;
+		const haiku = reg.find("anthropic", "claude-haiku-5-5")!;
 		expect(haiku.maxTokens).toBe(8000);
-		expect(haiku.cost).toEqual({ input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 });
+		expect(haiku.cost).toEqual({ input: 0.1, output: 0.5, cacheRead: 0.01, cacheWrite: 0.125 });
 	});
 
 	test("an apiKey command that fails is reported, not thrown", async () => {
@@ -226,14 +226,14 @@ describe("registerProvider", () => {
 		expect(reg.find("openai", "corp-gpt")!.baseUrl).toBe("https://corp.example/v1");
 		reg.unregisterProvider("openai");
 		expect(reg.getAll().filter((m) => m.provider === "openai").map((m) => m.id)).toEqual(before);
-		expect(reg.find("openai", "gpt-5.1")!.baseUrl).toBe("https://api.openai.com/v1");
+		expect(reg.find("openai", "gpt-6.1-sol")!.baseUrl).toBe("https://api.openai.com/v1");
 	});
 
 	test("baseUrl alone re-points existing models", async () => {
 		await using world = new TempWorld();
 		const reg = registry(world);
 		reg.registerProvider("anthropic", { baseUrl: "http://127.0.0.1:9/proxy" });
-		expect(reg.find("anthropic", "claude-opus-4-5")!.baseUrl).toBe("http://127.0.0.1:9/proxy");
+		expect(reg.find("anthropic", "claude-opus-5-5")!.baseUrl).toBe("http://127.0.0.1:9/proxy");
 	});
 
 	test("an invalid config throws a message naming the provider and the field", async () => {
