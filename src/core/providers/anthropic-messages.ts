@@ -1,10 +1,10 @@
 // The `anthropic-messages` wire protocol: Anthropic's messages API, streamed, through the official
 // SDK (imported on first use). Thinking blocks keep their signatures so they can be sent back.
-import { EventStream } from "./event-stream.ts";
+import type { EventStream } from "./event-stream.ts";
 import { adaptiveEffort, thinkingBudget } from "./thinking.ts";
 import { transformMessages } from "./transform-messages.ts";
 import type { Context, ImageContent, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
-import { applyOnPayload, BlockWriter, calculateCost, fail, finish, hookedFetch, newAssistantMessage, ProtocolError } from "./wire.ts";
+import { applyOnPayload, BlockWriter, incompleteResponse, runWire, sdkClientOptions } from "./wire.ts";
 
 /** Switches for Anthropic models and compatible servers, read from `model.compat`. */
 export interface AnthropicCompat {
@@ -19,30 +19,12 @@ export interface AnthropicCompat {
 	thinkingAlwaysOn: boolean;
 }
 
-// The SDK insists on a credential; a keyless compatible server ignores this one.
-const PLACEHOLDER_KEY = "no-api-key";
-
-export function streamAnthropicMessages(model: Model, context: Context, options?: StreamOptions): EventStream {
-	const stream = new EventStream();
-	void runAnthropicMessages(stream, model, context, options);
-	return stream;
-}
-
 /** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
-export async function runAnthropicMessages(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
-	const output = newAssistantMessage(model);
-	stream.push({ type: "start", partial: output });
-	try {
+export function runAnthropicMessages(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
+	return runWire(stream, model, options, async (output) => {
 		const { default: Anthropic } = await import("@anthropic-ai/sdk");
-		// An explicit apiKey keeps the SDK from reading ANTHROPIC_* variables or credential files.
-		const client = new Anthropic({
-			apiKey: options?.apiKey || PLACEHOLDER_KEY,
-			baseURL: model.baseUrl,
-			maxRetries: 0,
-			defaultHeaders: { ...model.headers, ...options?.headers },
-			fetch: hookedFetch(options),
-			logLevel: "off",
-		});
+		// The explicit apiKey keeps the SDK from reading ANTHROPIC_* variables or credential files.
+		const client = new Anthropic(sdkClientOptions(model, options));
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		const events = await client.messages.create(params as never, { signal: options?.signal });
 		const blocks = new BlockWriter(stream, output);
@@ -82,16 +64,11 @@ export async function runAnthropicMessages(stream: EventStream, model: Model, co
 			}
 		}
 		blocks.close();
-		if (!stopped) throw new ProtocolError(`The connection to ${model.provider} closed before the response finished`);
+		if (!stopped) throw incompleteResponse(model);
 		output.stopReason = stopReasonOf(stopReason);
 		if (stopReason === "refusal") output.errorMessage = `${model.provider} declined to answer (refusal)`;
 		if (stopReason === "model_context_window_exceeded") output.errorMessage = `The conversation is longer than ${model.id}'s context window`;
-		calculateCost(model, output.usage);
-		finish(stream, output);
-	} catch (error) {
-		calculateCost(model, output.usage);
-		fail(stream, output, model, error, options?.signal);
-	}
+	});
 }
 
 /** The request body (before `onPayload`). */

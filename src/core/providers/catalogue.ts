@@ -13,6 +13,15 @@ export interface BuiltinProvider {
 	models: Model[];
 }
 
+/** The environment variable holding each built-in provider's key. */
+export const BUILTIN_ENV_KEYS: Readonly<Record<string, string>> = {
+	anthropic: "ANTHROPIC_API_KEY",
+	openai: "OPENAI_API_KEY",
+	openrouter: "OPENROUTER_API_KEY",
+	groq: "GROQ_API_KEY",
+	deepseek: "DEEPSEEK_API_KEY",
+};
+
 /** Providers tried, in order, when no model is chosen. Keyless local servers are never guessed. */
 export const DEFAULT_PROVIDER_ORDER = ["anthropic", "openai", "openrouter", "deepseek", "groq"] as const;
 
@@ -73,7 +82,7 @@ export function builtinProviders(): BuiltinProvider[] {
 			name: "anthropic",
 			api: "anthropic-messages",
 			baseUrl: anthropic,
-			envKey: "ANTHROPIC_API_KEY",
+			envKey: BUILTIN_ENV_KEYS.anthropic,
 			defaultModel: "claude-sonnet-5-5",
 			models: models("anthropic", "anthropic-messages", anthropic, undefined, {
 				"claude-sonnet-5-5": { name: "Claude Sonnet 5.5", ctx: 1_000_000, out: 128_000, cost: [2, 10, 0.2, 2.5], reasoning: true, images: true, thinking: CLAUDE_EFFORT, compat: ADAPTIVE },
@@ -87,7 +96,7 @@ export function builtinProviders(): BuiltinProvider[] {
 			name: "openai",
 			api: "openai-completions",
 			baseUrl: openai,
-			envKey: "OPENAI_API_KEY",
+			envKey: BUILTIN_ENV_KEYS.openai,
 			defaultModel: "gpt-6.1-sol",
 			models: models("openai", "openai-completions", openai, OPENAI, {
 				"gpt-6.1-sol": { name: "GPT-6.1 Sol", ctx: 1_050_000, out: 128_000, cost: [2, 10, 0.1], reasoning: true, images: true, thinking: GPT6_EFFORT },
@@ -100,7 +109,7 @@ export function builtinProviders(): BuiltinProvider[] {
 			name: "openrouter",
 			api: "openai-completions",
 			baseUrl: openrouter,
-			envKey: "OPENROUTER_API_KEY",
+			envKey: BUILTIN_ENV_KEYS.openrouter,
 			defaultModel: "anthropic/claude-sonnet-5.5",
 			models: models("openrouter", "openai-completions", openrouter, CLOUD, {
 				"anthropic/claude-sonnet-5.5": { name: "Claude Sonnet 5.5 (OpenRouter)", ctx: 1_000_000, out: 128_000, cost: [2, 10, 0.2, 2.5], reasoning: true, images: true },
@@ -112,7 +121,7 @@ export function builtinProviders(): BuiltinProvider[] {
 			name: "groq",
 			api: "openai-completions",
 			baseUrl: groq,
-			envKey: "GROQ_API_KEY",
+			envKey: BUILTIN_ENV_KEYS.groq,
 			defaultModel: "openai/gpt-oss-120b",
 			models: models("groq", "openai-completions", groq, CLOUD, {
 				"openai/gpt-oss-120b": { name: "GPT-OSS 120B (Groq)", ctx: 131_072, out: 65_536, cost: [0.15, 0.6], reasoning: true, thinking: GPT_OSS_EFFORT },
@@ -124,7 +133,7 @@ export function builtinProviders(): BuiltinProvider[] {
 			name: "deepseek",
 			api: "openai-completions",
 			baseUrl: deepseek,
-			envKey: "DEEPSEEK_API_KEY",
+			envKey: BUILTIN_ENV_KEYS.deepseek,
 			defaultModel: "deepseek-chat",
 			models: models("deepseek", "openai-completions", deepseek, CLOUD, {
 				"deepseek-chat": { name: "DeepSeek Chat", ctx: 128_000, out: 8_192, cost: [0.28, 0.42, 0.028] },

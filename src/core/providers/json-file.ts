@@ -2,7 +2,7 @@
 // schema error into one message with file:line:column and the fix. Never writes the file.
 import { readFileSync } from "node:fs";
 import type { TSchema } from "typebox";
-import Value from "typebox/value";
+import { Value } from "typebox/value";
 import { UserError } from "../../cli/format-error.ts";
 import { tildify } from "../../config.ts";
 

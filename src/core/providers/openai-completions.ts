@@ -1,10 +1,10 @@
 // The `openai-completions` wire protocol: OpenAI chat completions, streamed, through the official
 // SDK (imported on first use). Also serves every compatible server; `model.compat` covers their quirks.
-import { EventStream } from "./event-stream.ts";
+import type { EventStream } from "./event-stream.ts";
 import { reasoningEffort } from "./thinking.ts";
 import { transformMessages } from "./transform-messages.ts";
-import type { Context, ImageContent, Model, StopReason, StreamOptions, TextContent } from "./types.ts";
-import { applyOnPayload, BlockWriter, calculateCost, fail, finish, hookedFetch, newAssistantMessage, ProtocolError } from "./wire.ts";
+import type { Context, ImageContent, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
+import { applyOnPayload, BlockWriter, incompleteResponse, runWire, sdkClientOptions } from "./wire.ts";
 
 /** Switches for servers that differ from OpenAI, read from `model.compat`. */
 export interface OpenAICompat {
@@ -38,32 +38,12 @@ export function resolveOpenAICompat(model: Model): OpenAICompat {
 	};
 }
 
-// Keyless servers (Ollama, llama.cpp) ignore the key, but the SDK refuses to run without one.
-const PLACEHOLDER_KEY = "no-api-key";
-
-export function streamOpenAICompletions(model: Model, context: Context, options?: StreamOptions): EventStream {
-	const stream = new EventStream();
-	void runOpenAICompletions(stream, model, context, options);
-	return stream;
-}
-
 /** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
-export async function runOpenAICompletions(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
-	const output = newAssistantMessage(model);
-	stream.push({ type: "start", partial: output });
-	try {
+export function runOpenAICompletions(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
+	return runWire(stream, model, options, async (output) => {
 		const { default: OpenAI } = await import("openai");
-		const client = new OpenAI({
-			apiKey: options?.apiKey || PLACEHOLDER_KEY,
-			adminAPIKey: null,
-			organization: null,
-			project: null,
-			baseURL: model.baseUrl,
-			maxRetries: 0,
-			defaultHeaders: { ...model.headers, ...options?.headers },
-			fetch: hookedFetch(options),
-			logLevel: "off",
-		});
+		// Explicit nulls keep the SDK from reading OPENAI_* variables meant for another provider.
+		const client = new OpenAI({ ...sdkClientOptions(model, options), adminAPIKey: null, organization: null, project: null });
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		const chunks = await client.chat.completions.create(params as never, { signal: options?.signal });
 		const blocks = new BlockWriter(stream, output);
@@ -89,15 +69,10 @@ export async function runOpenAICompletions(stream: EventStream, model: Model, co
 			if (choice.finish_reason) finishReason = choice.finish_reason;
 		}
 		blocks.close();
-		if (!finishReason) throw new ProtocolError(`The connection to ${model.provider} closed before the response finished`);
+		if (!finishReason) throw incompleteResponse(model);
 		output.stopReason = stopReasonOf(finishReason, blocks.hasToolCalls);
 		if (finishReason === "content_filter") output.errorMessage = `${model.provider} stopped the response (content filter)`;
-		calculateCost(model, output.usage);
-		finish(stream, output);
-	} catch (error) {
-		calculateCost(model, output.usage);
-		fail(stream, output, model, error, options?.signal);
-	}
+	});
 }
 
 /** The request body (before `onPayload`). */
@@ -199,7 +174,7 @@ interface ChunkUsage {
 }
 
 // prompt_tokens include cached tokens; our `input` does not.
-function applyUsage(usage: ReturnType<typeof newAssistantMessage>["usage"], u: ChunkUsage): void {
+function applyUsage(usage: Usage, u: ChunkUsage): void {
 	const cached = u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0;
 	usage.input = Math.max(0, (u.prompt_tokens ?? 0) - cached);
 	usage.output = u.completion_tokens ?? 0;

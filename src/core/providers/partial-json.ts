@@ -19,51 +19,52 @@ export function parseStreamingJson(text: string): Record<string, unknown> {
 	return {};
 }
 
-/** Close an open string and every open container, dropping a dangling comma. */
-function closeJson(text: string): string {
-	const stack: string[] = [];
-	let inString = false;
-	let escaped = false;
-	for (const ch of text) {
-		if (inString) {
-			if (escaped) escaped = false;
-			else if (ch === "\\") escaped = true;
-			else if (ch === '"') inString = false;
+interface ScanState {
+	/** Closers for the containers still open, innermost last. */
+	closers: string[];
+	inString: boolean;
+	/** The text ends in the middle of an escape. */
+	escaped: boolean;
+	/** Just before the last comma, or just after the last opening bracket, outside strings. */
+	boundary: number;
+}
+
+function scan(text: string): ScanState {
+	const state: ScanState = { closers: [], inString: false, escaped: false, boundary: 0 };
+	for (let i = 0; i < text.length; i++) {
+		const ch = text[i];
+		if (state.inString) {
+			if (state.escaped) state.escaped = false;
+			else if (ch === "\\") state.escaped = true;
+			else if (ch === '"') state.inString = false;
 			continue;
 		}
-		if (ch === '"') inString = true;
-		else if (ch === "{") stack.push("}");
-		else if (ch === "[") stack.push("]");
-		else if (ch === "}" || ch === "]") stack.pop();
+		if (ch === '"') state.inString = true;
+		else if (ch === ",") state.boundary = i;
+		else if (ch === "{" || ch === "[") {
+			state.closers.push(ch === "{" ? "}" : "]");
+			state.boundary = i + 1;
+		} else if (ch === "}" || ch === "]") state.closers.pop();
 	}
+	return state;
+}
+
+/** Close an open string and every open container, dropping a dangling comma. */
+function closeJson(text: string): string {
+	const state = scan(text);
 	let out = text;
-	if (inString) {
+	if (state.inString) {
 		// A cut escape (`\` or `\u12`) cannot be closed; drop it.
 		out = out.replace(/\\u[0-9a-fA-F]{0,3}$/, "");
-		if (escaped) out = out.slice(0, -1);
+		if (state.escaped) out = out.slice(0, -1);
 		out += '"';
 	}
 	out = out.trimEnd();
 	if (out.endsWith(",")) out = out.slice(0, -1);
-	return out + stack.reverse().join("");
+	return out + state.closers.reverse().join("");
 }
 
-/** The index just before the last comma, or just after the last opening bracket, outside strings. */
+/** Where to cut `text[0, end)` back to the previous member. */
 function lastMemberBoundary(text: string, end: number): number {
-	let inString = false;
-	let escaped = false;
-	let boundary = 0;
-	for (let i = 0; i < end; i++) {
-		const ch = text[i];
-		if (inString) {
-			if (escaped) escaped = false;
-			else if (ch === "\\") escaped = true;
-			else if (ch === '"') inString = false;
-			continue;
-		}
-		if (ch === '"') inString = true;
-		else if (ch === ",") boundary = i;
-		else if (ch === "{" || ch === "[") boundary = i + 1;
-	}
-	return boundary;
+	return scan(text.slice(0, end)).boundary;
 }

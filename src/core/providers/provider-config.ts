@@ -1,6 +1,6 @@
 // The shapes users and extensions configure providers with: models.json (pi's format), auth.json,
 // and registerProvider's ProviderConfig (reference §4.5). Schema and type share a name.
-import Type, { type Static } from "typebox";
+import { type Static, Type } from "typebox";
 import type { StreamFunction } from "./types.ts";
 
 const Cost = Type.Object({

@@ -1,7 +1,7 @@
 // The model registry: built-in providers, then ~/.agent/models.json, then providers extensions
 // register, merged into one model list; API keys per provider; streaming with the right key.
 import { join } from "node:path";
-import Value from "typebox/value";
+import { Value } from "typebox/value";
 import { getAgentDir, tildify } from "../../config.ts";
 import { isSpecConfigured, KeyCommandError, parseKeySpec, resolveHeaderValue, resolveKeySpec, type KeySpec } from "./auth.ts";
 import { builtinProviders, type BuiltinProvider } from "./catalogue.ts";
@@ -30,7 +30,11 @@ export interface ModelRegistryOptions {
 	env?: Record<string, string | undefined>;
 }
 
-export type ApiKeyAndHeaders = { ok: true; apiKey?: string; headers?: Record<string, string> } | { ok: false; error: string };
+/**
+ * pi's shape. The failure side names no key, so a caller that only reads `apiKey` sends none, and
+ * `stream` then reports `error` as the run's error.
+ */
+export type ApiKeyAndHeaders = { ok: true; apiKey?: string; headers?: Record<string, string> } | { ok: false; error: string; apiKey?: undefined; headers?: undefined };
 
 /** What the registry knows about one provider after merging every source. */
 export interface ProviderInfo {

@@ -1,5 +1,6 @@
 // Dispatch by `model.api` to a wire protocol: the two built in (each imported on first use, with its
 // SDK) or one an extension registered with `streamSimple`. `complete` waits for the final message.
+import { BUILTIN_ENV_KEYS } from "./catalogue.ts";
 import { EventStream } from "./event-stream.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, Model, StreamFunction, StreamOptions } from "./types.ts";
 import { fail, newAssistantMessage, ProtocolError } from "./wire.ts";
@@ -29,8 +30,13 @@ export function hasApiStream(api: string): boolean {
 	return custom.has(api) || (BUILTIN_APIS as readonly string[]).includes(api);
 }
 
-/** Stream one response from `model`. Never throws: failures arrive as a final `error` event. */
+/**
+ * Stream one response from `model`. Never throws: failures arrive as a final `error` event. Without
+ * `options.apiKey`, a built-in provider's env var is used (ModelRegistry.stream knows every source).
+ */
 export function stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
+	const envKey = BUILTIN_ENV_KEYS[model.provider];
+	if (options?.apiKey === undefined && envKey && process.env[envKey]) options = { ...options, apiKey: process.env[envKey] };
 	const own = custom.get(model.api);
 	if (own) {
 		try {

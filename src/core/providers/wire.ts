@@ -132,6 +132,28 @@ function parseArguments(text: string): Record<string, unknown> {
 	}
 }
 
+/**
+ * The frame of every wire protocol: push `start`, let `body` fill the message, then push `done`,
+ * or `error` with whatever `body` threw described. Never rejects.
+ */
+export async function runWire(stream: EventStream, model: Model, options: StreamOptions | undefined, body: (output: AssistantMessage) => Promise<void>): Promise<void> {
+	const output = newAssistantMessage(model);
+	stream.push({ type: "start", partial: output });
+	try {
+		await body(output);
+		calculateCost(model, output.usage);
+		finish(stream, output);
+	} catch (error) {
+		calculateCost(model, output.usage);
+		fail(stream, output, model, error, options?.signal);
+	}
+}
+
+/** The stream ended without the protocol's final event: the connection closed early. */
+export function incompleteResponse(model: Model): ProtocolError {
+	return new ProtocolError(`The connection to ${model.provider} closed before the response finished`);
+}
+
 /** Push the final event: `done` for a finished message, `error` for a failed or aborted one. */
 export function finish(stream: EventStream, output: AssistantMessage): void {
 	if (output.stopReason === "error" || output.stopReason === "aborted") {
@@ -259,6 +281,21 @@ export function hookedFetch(options: StreamOptions | undefined): typeof fetch | 
 		return response;
 	};
 	return hooked as typeof fetch;
+}
+
+// Keyless servers (Ollama, llama.cpp) ignore the key, but both SDKs refuse to run without one.
+const PLACEHOLDER_KEY = "no-api-key";
+
+/** What both SDK clients are built with: our key, no SDK retries (we retry), no SDK logging, hooked fetch. */
+export function sdkClientOptions(model: Model, options: StreamOptions | undefined) {
+	return {
+		apiKey: options?.apiKey || PLACEHOLDER_KEY,
+		baseURL: model.baseUrl,
+		maxRetries: 0,
+		defaultHeaders: { ...model.headers, ...options?.headers },
+		fetch: hookedFetch(options),
+		logLevel: "off" as const,
+	};
 }
 
 /** Apply `onPayload`: a non-undefined return replaces the request body. */

@@ -6,15 +6,7 @@ import { UserError } from "../../../src/cli/format-error.ts";
 import { NoModelConfiguredError } from "../../../src/core/providers/model-resolver.ts";
 import { ModelRegistry } from "../../../src/core/providers/registry.ts";
 import { TempWorld } from "../../support/agent.ts";
-
-function errorOf(fn: () => unknown): any {
-	try {
-		fn();
-	} catch (error) {
-		return error;
-	}
-	throw new Error("expected a throw");
-}
+import { errorOf } from "../../support/error-of.ts";
 
 function id(resolved: { model: { provider: string; id: string } }): string {
 	return `${resolved.model.provider}/${resolved.model.id}`;

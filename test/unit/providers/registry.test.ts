@@ -7,6 +7,7 @@ import { ConfigFileError } from "../../../src/core/providers/json-file.ts";
 import { ModelRegistry } from "../../../src/core/providers/registry.ts";
 import type { AssistantMessageEventStream, Model } from "../../../src/core/providers/types.ts";
 import { TempWorld } from "../../support/agent.ts";
+import { errorOf } from "../../support/error-of.ts";
 
 function registry(world: TempWorld, env: Record<string, string | undefined> = {}): ModelRegistry {
 	return ModelRegistry.create({ agentDir: world.agentDir, env });
@@ -14,15 +15,6 @@ function registry(world: TempWorld, env: Record<string, string | undefined> = {}
 
 function writeModels(world: TempWorld, value: unknown): string {
 	return world.write("home/.agent/models.json", typeof value === "string" ? value : JSON.stringify(value, null, 2));
-}
-
-function errorOf(fn: () => unknown): any {
-	try {
-		fn();
-	} catch (error) {
-		return error;
-	}
-	throw new Error("expected a throw");
 }
 
 describe("built-in providers", () => {
