@@ -59,6 +59,10 @@ export interface AssistantMessage {
 	usage: Usage;
 	stopReason: StopReason;
 	errorMessage?: string;
+	/** HTTP status of a failed request, when the failure was an HTTP error. */
+	errorStatus?: number;
+	/** How long the server asked us to wait before retrying (retry-after / retry-after-ms), in ms. */
+	retryAfterMs?: number;
 	timestamp: number;
 }
 export interface ToolResultMessage<TDetails = unknown> {

@@ -1,0 +1,71 @@
+// The push side of AssistantMessageEventStream: a wire protocol pushes events, consumers iterate
+// them once, and `result()` resolves with the final message whether or not anyone iterates.
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "./types.ts";
+
+export class EventStream implements AssistantMessageEventStream {
+	private queue: AssistantMessageEvent[] = [];
+	private waiting: ((next: IteratorResult<AssistantMessageEvent>) => void) | undefined;
+	private ended = false;
+	private final: AssistantMessage | undefined;
+	private resolveResult!: (message: AssistantMessage) => void;
+	private readonly resultPromise = new Promise<AssistantMessage>((resolve) => {
+		this.resolveResult = resolve;
+	});
+
+	/** Deliver one event. A `done` or `error` event settles `result()` and ends the stream. */
+	push(event: AssistantMessageEvent): void {
+		if (this.ended) return;
+		if (event.type === "done") this.finish(event.message);
+		else if (event.type === "error") this.finish(event.error);
+		const waiter = this.waiting;
+		if (waiter) {
+			this.waiting = undefined;
+			waiter({ value: event, done: false });
+		} else {
+			this.queue.push(event);
+		}
+		if (this.final) this.end();
+	}
+
+	/** End the stream. Without a final event, `result()` settles with `fallback` (if given). */
+	end(fallback?: AssistantMessage): void {
+		if (!this.final && fallback) this.finish(fallback);
+		this.ended = true;
+		if (this.waiting && this.queue.length === 0) {
+			const waiter = this.waiting;
+			this.waiting = undefined;
+			waiter({ value: undefined, done: true });
+		}
+	}
+
+	result(): Promise<AssistantMessage> {
+		return this.resultPromise;
+	}
+
+	async *[Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
+		while (true) {
+			const next = this.queue.shift();
+			if (next) {
+				yield next;
+				continue;
+			}
+			if (this.ended) return;
+			const item = await new Promise<IteratorResult<AssistantMessageEvent>>((resolve) => {
+				this.waiting = resolve;
+			});
+			if (item.done) return;
+			yield item.value;
+		}
+	}
+
+	private finish(message: AssistantMessage): void {
+		if (this.final) return;
+		this.final = message;
+		this.resolveResult(message);
+	}
+}
+
+/** A new stream for a `streamSimple` implementation to push into (pi-ai's name). */
+export function createAssistantMessageEventStream(): EventStream {
+	return new EventStream();
+}

@@ -1,0 +1,197 @@
+// The `openai-completions` wire protocol: OpenAI chat completions, streamed, through the official
+// SDK (imported on first use). Also serves every compatible server; `model.compat` covers their quirks.
+import type { EventStream } from "./event-stream.ts";
+import { reasoningEffort } from "./thinking.ts";
+import { transformMessages } from "./transform-messages.ts";
+import type { Context, ImageContent, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
+import { applyOnPayload, BlockWriter, incompleteResponse, runWire, sdkClientOptions } from "./wire.ts";
+
+/** Switches for servers that differ from OpenAI, read from `model.compat`. */
+export interface OpenAICompat {
+	/** Which field carries the output limit. Default: `max_completion_tokens` at api.openai.com, else `max_tokens`. */
+	maxTokensField: "max_tokens" | "max_completion_tokens";
+	/** Ask for the model's full `maxTokens` when the caller sets no limit (safe on cloud servers; vLLM rejects a limit past its context). Default false. */
+	sendMaxTokens: boolean;
+	/** Send `stream_options.include_usage`. Default true. */
+	supportsUsageInStreaming: boolean;
+	/** Send the system prompt as a `developer` message to reasoning models. Default false. */
+	supportsDeveloperRole: boolean;
+	/** How to ask for reasoning: `reasoning_effort` ("openai"), `reasoning: {effort}` ("openrouter"), or not at all. Default by host. */
+	thinkingFormat: "openai" | "openrouter" | "none";
+	/** Send earlier thinking back as `reasoning_content` (servers that need it between tool calls). Default false. */
+	sendReasoningContent: boolean;
+	/** Put `name` on tool result messages (some servers require it). Default false. */
+	toolResultName: boolean;
+}
+
+export function resolveOpenAICompat(model: Model): OpenAICompat {
+	const c = (model.compat ?? {}) as Partial<OpenAICompat>;
+	const host = model.baseUrl;
+	return {
+		maxTokensField: c.maxTokensField ?? (host.includes("api.openai.com") ? "max_completion_tokens" : "max_tokens"),
+		sendMaxTokens: c.sendMaxTokens ?? false,
+		supportsUsageInStreaming: c.supportsUsageInStreaming ?? true,
+		supportsDeveloperRole: c.supportsDeveloperRole ?? false,
+		thinkingFormat: c.thinkingFormat ?? (host.includes("openrouter.ai") ? "openrouter" : "openai"),
+		sendReasoningContent: c.sendReasoningContent ?? false,
+		toolResultName: c.toolResultName ?? false,
+	};
+}
+
+/** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
+export function runOpenAICompletions(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
+	return runWire(stream, model, options, async (output) => {
+		const { default: OpenAI } = await import("openai");
+		// Explicit nulls keep the SDK from reading OPENAI_* variables meant for another provider.
+		const client = new OpenAI({ ...sdkClientOptions(model, options), adminAPIKey: null, organization: null, project: null });
+		const params = await applyOnPayload(options, buildParams(model, context, options));
+		const chunks = await client.chat.completions.create(params as never, { signal: options?.signal });
+		const blocks = new BlockWriter(stream, output);
+		const toolBlocks = new Map<number, number>();
+		let finishReason: string | undefined;
+		for await (const chunk of chunks as unknown as AsyncIterable<ChatChunk>) {
+			if (chunk.usage) applyUsage(output.usage, chunk.usage);
+			const choice = chunk.choices?.[0];
+			if (!choice) continue;
+			const delta = choice.delta ?? {};
+			const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.reasoning_text;
+			if (typeof reasoning === "string" && reasoning) blocks.thinking(reasoning);
+			if (typeof delta.content === "string" && delta.content) blocks.text(delta.content);
+			for (const call of delta.tool_calls ?? []) {
+				const slot = call.index ?? 0;
+				let index = toolBlocks.get(slot);
+				if (index === undefined) {
+					index = blocks.toolCall(call.id ?? `call_${slot}`, call.function?.name ?? "");
+					toolBlocks.set(slot, index);
+				}
+				if (call.function?.arguments) blocks.toolArguments(index, call.function.arguments);
+			}
+			if (choice.finish_reason) finishReason = choice.finish_reason;
+		}
+		blocks.close();
+		if (!finishReason) throw incompleteResponse(model);
+		output.stopReason = stopReasonOf(finishReason, blocks.hasToolCalls);
+		if (finishReason === "content_filter") output.errorMessage = `${model.provider} stopped the response (content filter)`;
+	});
+}
+
+/** The request body (before `onPayload`). */
+export function buildParams(model: Model, context: Context, options?: StreamOptions): Record<string, unknown> {
+	const compat = resolveOpenAICompat(model);
+	const params: Record<string, unknown> = { model: model.id, messages: toOpenAIMessages(model, context, compat), stream: true };
+	if (compat.supportsUsageInStreaming) params.stream_options = { include_usage: true };
+	const maxTokens = options?.maxTokens ?? (compat.sendMaxTokens ? model.maxTokens : undefined);
+	if (maxTokens !== undefined) params[compat.maxTokensField] = maxTokens;
+	if (options?.temperature !== undefined) params.temperature = options.temperature;
+	if (context.tools?.length) {
+		params.tools = context.tools.map((tool) => ({
+			type: "function",
+			function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+		}));
+	}
+	const effort = reasoningEffort(model, options?.reasoning);
+	if (effort && compat.thinkingFormat === "openai") params.reasoning_effort = effort;
+	if (effort && compat.thinkingFormat === "openrouter") params.reasoning = { effort };
+	return params;
+}
+
+type OpenAIPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+
+function toOpenAIMessages(model: Model, context: Context, compat: OpenAICompat): Record<string, unknown>[] {
+	const out: Record<string, unknown>[] = [];
+	const acceptsImages = model.input.includes("image");
+	if (context.systemPrompt) {
+		out.push({ role: compat.supportsDeveloperRole && model.reasoning ? "developer" : "system", content: context.systemPrompt });
+	}
+	// Tool messages cannot carry images; they follow the run of tool results as one user message.
+	let toolImages: ImageContent[] = [];
+	const flushToolImages = () => {
+		if (toolImages.length === 0) return;
+		out.push({ role: "user", content: [{ type: "text", text: "Images from the tool results above:" }, ...toolImages.map(imagePart)] });
+		toolImages = [];
+	};
+	const parts = (content: (TextContent | ImageContent)[]): OpenAIPart[] =>
+		content.map((c) => (c.type === "text" ? { type: "text", text: c.text } : acceptsImages ? imagePart(c) : { type: "text", text: "(image omitted: this model does not accept images)" }));
+
+	for (const message of transformMessages(context.messages, model)) {
+		if (message.role !== "toolResult") flushToolImages();
+		if (message.role === "user") {
+			const content = typeof message.content === "string" ? message.content : parts(message.content);
+			// Plain strings where possible: some servers accept nothing else.
+			const plain = typeof content === "string" ? content : content.every((p) => p.type === "text") ? content.map((p) => (p as { text: string }).text).join("\n") : content;
+			out.push({ role: "user", content: plain });
+		} else if (message.role === "assistant") {
+			const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+			const calls = message.content.flatMap((c) =>
+				c.type === "toolCall" ? [{ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] : [],
+			);
+			if (!text && calls.length === 0) continue;
+			const entry: Record<string, unknown> = { role: "assistant", content: text || null };
+			if (calls.length > 0) entry.tool_calls = calls;
+			if (compat.sendReasoningContent) {
+				const thinking = message.content.map((c) => (c.type === "thinking" && !c.redacted ? c.thinking : "")).join("");
+				if (thinking) entry.reasoning_content = thinking;
+			}
+			out.push(entry);
+		} else {
+			const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+			const images = message.content.filter((c): c is ImageContent => c.type === "image");
+			if (acceptsImages) toolImages.push(...images);
+			const entry: Record<string, unknown> = { role: "tool", tool_call_id: message.toolCallId, content: text || (images.length > 0 ? "(image attached)" : "") };
+			if (compat.toolResultName) entry.name = message.toolName;
+			out.push(entry);
+		}
+	}
+	flushToolImages();
+	return out;
+}
+
+function imagePart(image: ImageContent): OpenAIPart {
+	return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+}
+
+/** The parts of a streamed chunk we read; compatible servers add reasoning fields OpenAI lacks. */
+interface ChatChunk {
+	choices?: {
+		delta?: {
+			content?: string | null;
+			reasoning_content?: string | null;
+			reasoning?: string | null;
+			reasoning_text?: string | null;
+			tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+		};
+		finish_reason?: string | null;
+	}[];
+	usage?: ChunkUsage | null;
+}
+
+interface ChunkUsage {
+	prompt_tokens?: number;
+	completion_tokens?: number;
+	prompt_tokens_details?: { cached_tokens?: number } | null;
+	/** DeepSeek's name for cached prompt tokens. */
+	prompt_cache_hit_tokens?: number;
+}
+
+// prompt_tokens include cached tokens; our `input` does not.
+function applyUsage(usage: Usage, u: ChunkUsage): void {
+	const cached = u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0;
+	usage.input = Math.max(0, (u.prompt_tokens ?? 0) - cached);
+	usage.output = u.completion_tokens ?? 0;
+	usage.cacheRead = cached;
+}
+
+function stopReasonOf(reason: string, hasToolCalls: boolean): StopReason {
+	switch (reason) {
+		case "length":
+			return "length";
+		case "tool_calls":
+		case "function_call":
+			return "toolUse";
+		case "content_filter":
+			return "error";
+		default:
+			// Some servers say "stop" after tool calls.
+			return hasToolCalls ? "toolUse" : "stop";
+	}
+}

@@ -1,0 +1,425 @@
+// The model registry: built-in providers, then ~/.agent/models.json, then providers extensions
+// register, merged into one model list; API keys per provider; streaming with the right key.
+import { join } from "node:path";
+import { Value } from "typebox/value";
+import { getAgentDir, tildify } from "../../config.ts";
+import { isSpecConfigured, KeyCommandError, parseKeySpec, resolveHeaderValue, resolveKeySpec, type KeySpec } from "./auth.ts";
+import { builtinProviders, type BuiltinProvider } from "./catalogue.ts";
+import { EventStream } from "./event-stream.ts";
+import { type ConfigProblem, pointerToPath, readJsonConfig } from "./json-file.ts";
+import { formatModelList } from "./model-list.ts";
+import { noModelMessage, resolveModel, selectModel, type ModelSelection, type ResolvedModel } from "./model-resolver.ts";
+import {
+	AUTH_JSON_EXAMPLE,
+	AuthJson,
+	MODELS_JSON_EXAMPLE,
+	ModelsJson,
+	ProviderConfigJson,
+	type ModelOverride,
+	type ProviderConfig,
+	type ProviderModelConfig,
+} from "./provider-config.ts";
+import { createRetryPolicy, type RetryPolicy } from "./retry.ts";
+import { errorStream, registerApiStream, stream as streamModel, unregisterApiStreams } from "./stream.ts";
+import type { AssistantMessage, AssistantMessageEventStream, Context, Model, StreamOptions } from "./types.ts";
+
+export interface ModelRegistryOptions {
+	/** Where models.json and auth.json live. Default: `getAgentDir()` (~/.agent). */
+	agentDir?: string;
+	/** Where API keys named by env var are read. Default: `process.env`. */
+	env?: Record<string, string | undefined>;
+}
+
+/**
+ * pi's shape. The failure side names no key, so a caller that only reads `apiKey` sends none, and
+ * `stream` then reports `error` as the run's error.
+ */
+export type ApiKeyAndHeaders = { ok: true; apiKey?: string; headers?: Record<string, string> } | { ok: false; error: string; apiKey?: undefined; headers?: undefined };
+
+/** What the registry knows about one provider after merging every source. */
+export interface ProviderInfo {
+	name: string;
+	builtin: boolean;
+	/** Named in models.json or registered by an extension. */
+	userConfigured: boolean;
+	/** The built-in env var for its key, if any. */
+	envKey?: string;
+	/** Needs no key at all (a local server). */
+	keyless: boolean;
+	defaultModel?: string;
+}
+
+interface ProviderState {
+	name: string;
+	api?: string;
+	baseUrl?: string;
+	envKey?: string;
+	apiKey?: KeySpec;
+	apiKeyFrom?: "models.json" | "extension";
+	headers: Record<string, string>;
+	authHeader: boolean;
+	compat?: Record<string, unknown>;
+	defaultModel?: string;
+	builtin: boolean;
+	userConfigured: boolean;
+}
+
+type KeySource =
+	| { kind: "runtime"; key: string }
+	| { kind: "auth.json"; spec: KeySpec }
+	| { kind: "config"; spec: KeySpec; from: "models.json" | "extension" }
+	| { kind: "env"; name: string }
+	| { kind: "keyless" }
+	| { kind: "none" };
+
+export class ModelRegistry {
+	/** Retry policy for requests that fail before streaming anything (the agent loop's `hooks.retry`). */
+	retry: RetryPolicy = createRetryPolicy();
+	readonly modelsPath: string;
+	readonly authPath: string;
+	private readonly env: Record<string, string | undefined>;
+	private readonly builtins: BuiltinProvider[];
+	private readonly registered = new Map<string, ProviderConfig>();
+	private readonly runtimeKeys = new Map<string, string>();
+	private providers = new Map<string, ProviderState>();
+	private models: Model[] = [];
+
+	/** Read models.json and auth.json; a malformed file throws ConfigFileError (file:line:column and the fix). */
+	static create(options: ModelRegistryOptions = {}): ModelRegistry {
+		const dir = options.agentDir ?? getAgentDir();
+		const modelsPath = join(dir, "models.json");
+		const authPath = join(dir, "auth.json");
+		const builtins = builtinProviders();
+		const modelsJson = readJsonConfig(modelsPath, ModelsJson, MODELS_JSON_EXAMPLE, (v: ModelsJson) => checkModelsJson(v, builtins)) as ModelsJson | undefined;
+		const authJson = readJsonConfig(authPath, AuthJson, AUTH_JSON_EXAMPLE) as AuthJson | undefined;
+		return new ModelRegistry({ builtins, modelsJson, authJson, modelsPath, authPath, env: options.env ?? process.env });
+	}
+
+	private constructor(
+		private readonly input: {
+			builtins: BuiltinProvider[];
+			modelsJson?: ModelsJson;
+			authJson?: AuthJson;
+			modelsPath: string;
+			authPath: string;
+			env: Record<string, string | undefined>;
+		},
+	) {
+		this.builtins = input.builtins;
+		this.modelsPath = input.modelsPath;
+		this.authPath = input.authPath;
+		this.env = input.env;
+		this.rebuild();
+	}
+
+	find(provider: string, modelId: string): Model | undefined {
+		return this.models.find((m) => m.provider === provider && m.id === modelId);
+	}
+
+	getAll(): Model[] {
+		return [...this.models];
+	}
+
+	/** Models whose provider has a key configured (or needs none). */
+	getAvailable(): Model[] {
+		return this.models.filter((m) => this.hasConfiguredAuth(m));
+	}
+
+	getProviders(): ProviderInfo[] {
+		return [...this.providers.values()].map((p) => ({
+			name: p.name,
+			builtin: p.builtin,
+			userConfigured: p.userConfigured,
+			...(p.envKey ? { envKey: p.envKey } : {}),
+			keyless: this.keySource(p.name).kind === "keyless",
+			...(p.defaultModel ? { defaultModel: p.defaultModel } : {}),
+		}));
+	}
+
+	hasConfiguredAuth(model: Model): boolean {
+		const source = this.keySource(model.provider);
+		switch (source.kind) {
+			case "runtime":
+			case "env":
+			case "keyless":
+				return true;
+			case "auth.json":
+			case "config":
+				return isSpecConfigured(source.spec, this.env);
+			case "none":
+				return false;
+		}
+	}
+
+	/** `--api-key`: a key for `provider` that wins over every other source, for this process only. */
+	setRuntimeApiKey(provider: string, key: string): void {
+		this.runtimeKeys.set(provider, key);
+	}
+
+	async getApiKeyAndHeaders(model: Model): Promise<ApiKeyAndHeaders> {
+		const state = this.providers.get(model.provider);
+		const source = this.keySource(model.provider);
+		const label = `provider "${model.provider}"`;
+		try {
+			let apiKey: string | undefined;
+			if (source.kind === "runtime") apiKey = source.key;
+			else if (source.kind === "env") apiKey = this.env[source.name];
+			else if (source.kind === "auth.json" || source.kind === "config") apiKey = await resolveKeySpec(source.spec, this.env, label);
+			const headers: Record<string, string> = {};
+			for (const [name, value] of Object.entries(state?.headers ?? {})) headers[name] = await resolveHeaderValue(value, this.env, label);
+			if (state?.authHeader && apiKey) headers.Authorization = `Bearer ${apiKey}`;
+			return { ok: true, ...(apiKey ? { apiKey } : {}), headers };
+		} catch (error) {
+			if (error instanceof KeyCommandError) return { ok: false, error: error.message };
+			throw error;
+		}
+	}
+
+	/**
+	 * Add or change a provider (reference §4.5). `models` replaces the provider's models; `baseUrl`
+	 * alone re-points them; `streamSimple` serves a custom `api` id. Throws on an invalid config.
+	 */
+	registerProvider(name: string, config: ProviderConfig): void {
+		const { streamSimple, oauth: _oauth, ...data } = config;
+		const problem = validateProviderConfig(name, data, this.builtins.find((b) => b.name === name));
+		if (problem) throw new Error(`registerProvider("${name}"): ${problem}`);
+		if (streamSimple) {
+			if (!data.api) throw new Error(`registerProvider("${name}"): "streamSimple" needs an "api" id for the models it serves`);
+			registerApiStream(data.api, streamSimple, `provider:${name}`);
+		}
+		this.registered.set(name, data);
+		this.rebuild();
+	}
+
+	/** Remove an extension's provider; built-in models it overrode come back. */
+	unregisterProvider(name: string): void {
+		if (!this.registered.delete(name)) return;
+		unregisterApiStreams(`provider:${name}`);
+		this.rebuild();
+	}
+
+	/** `--model` pattern: `provider/id`, a bare id, or part of one, with an optional `:thinking` suffix. */
+	resolveModel(pattern: string, options: { provider?: string } = {}): ResolvedModel {
+		return resolveModel(this, pattern, options);
+	}
+
+	/** The model a run starts with, from `--provider` / `--model` / `--thinking` / `--api-key` or the defaults. */
+	selectModel(selection: ModelSelection = {}): ResolvedModel {
+		return selectModel(this, selection);
+	}
+
+	/** `--list-models [search]` output: a table of the available models, or how to configure one. */
+	listModels(search?: string): string {
+		return formatModelList(this.getAvailable(), search) ?? `${noModelMessage(this)}\n`;
+	}
+
+	/** A model of `provider` not in its list, with the provider's api and baseUrl and default limits. */
+	modelWithDefaults(provider: string, id: string): Model | undefined {
+		const state = this.providers.get(provider);
+		if (!state?.api || !state.baseUrl) return undefined;
+		return modelFromConfig(state, { id });
+	}
+
+	/** Stream with the provider's key and headers (unless `options.apiKey` is given). Never throws. */
+	stream(model: Model, context: Context, options: StreamOptions = {}): AssistantMessageEventStream {
+		const out = new EventStream();
+		// pipe reports failures as events; a throw here would be a bug, still reported as one.
+		void this.pipe(out, model, context, options).catch((error: unknown) => forward(out, errorStream(model, error)));
+		return out;
+	}
+
+	/** The final message of one request (pi-ai's `complete`), with this registry's keys. */
+	complete(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage> {
+		return this.stream(model, context, options).result();
+	}
+
+	/** Why `model` cannot be used for lack of a key, and how to fix it; undefined when it can. */
+	missingKeyMessage(model: Model): string | undefined {
+		if (this.hasConfiguredAuth(model)) return undefined;
+		const source = this.keySource(model.provider);
+		const p = model.provider;
+		const auth = tildify(this.authPath);
+		if ((source.kind === "config" || source.kind === "auth.json") && source.spec.kind === "env") {
+			const where = source.kind === "auth.json" ? auth : tildify(this.modelsPath);
+			return `No API key for provider "${p}": set ${source.spec.name} (named in ${where}), or pass --api-key`;
+		}
+		const envKey = this.providers.get(p)?.envKey;
+		return envKey
+			? `No API key for provider "${p}": set ${envKey}, add it to ${auth}, or pass --api-key`
+			: `No API key for provider "${p}": add it to ${auth}, set "apiKey" for "${p}" in ${tildify(this.modelsPath)}, or pass --api-key`;
+	}
+
+	private async pipe(out: EventStream, model: Model, context: Context, options: StreamOptions): Promise<void> {
+		let opts = options;
+		if (opts.apiKey === undefined) {
+			const missing = this.missingKeyMessage(model);
+			const auth = missing ? { ok: false as const, error: missing } : await this.getApiKeyAndHeaders(model);
+			if (!auth.ok) return forward(out, errorStream(model, auth.error));
+			opts = { ...opts, apiKey: auth.apiKey, headers: { ...auth.headers, ...opts.headers } };
+		}
+		const inner = streamModel(model, context, opts);
+		for await (const event of inner) {
+			if (event.type === "error" && (event.error.errorStatus === 401 || event.error.errorStatus === 403)) {
+				event.error.errorMessage = this.authFailureMessage(model.provider, event.error);
+			}
+			out.push(event);
+		}
+		out.end(await inner.result());
+	}
+
+	/** One line for a rejected key: which provider, and where its key came from. */
+	private authFailureMessage(provider: string, message: AssistantMessage): string {
+		const detail = (message.errorMessage ?? "").replace(/^Authentication failed for provider "[^"]*" \(\d+\): /, "");
+		const source = this.keySource(provider);
+		const auth = tildify(this.authPath);
+		const models = tildify(this.modelsPath);
+		const envKey = this.providers.get(provider)?.envKey;
+		let hint: string;
+		if (source.kind === "runtime") hint = "the key given with --api-key was rejected";
+		else if (source.kind === "auth.json") hint = `check the "${provider}" key in ${auth}`;
+		else if (source.kind === "config" && source.spec.kind === "env") hint = `check ${source.spec.name}`;
+		else if (source.kind === "config") hint = source.from === "extension" ? `check the key the extension registered for "${provider}"` : `check "apiKey" for "${provider}" in ${models}`;
+		else if (envKey) hint = `set ${envKey} or add it to ${auth}`;
+		else hint = `add a key for "${provider}" to ${auth} or set "apiKey" in ${models}`;
+		return `Authentication failed for provider "${provider}" (${message.errorStatus}): ${hint}${detail ? ` (server said: ${detail})` : ""}`;
+	}
+
+	private keySource(provider: string): KeySource {
+		const runtime = this.runtimeKeys.get(provider);
+		if (runtime) return { kind: "runtime", key: runtime };
+		const entry = this.input.authJson?.[provider];
+		if (entry?.type === "api_key" && entry.key) return { kind: "auth.json", spec: parseKeySpec(entry.key) };
+		const state = this.providers.get(provider);
+		if (state?.apiKey) return { kind: "config", spec: state.apiKey, from: state.apiKeyFrom ?? "models.json" };
+		if (state?.envKey) return this.env[state.envKey] ? { kind: "env", name: state.envKey } : { kind: "none" };
+		return { kind: "keyless" };
+	}
+
+	/** Merge the sources in order: built-ins, models.json, then extension registrations. */
+	private rebuild(): void {
+		this.providers = new Map();
+		this.models = [];
+		for (const b of this.builtins) {
+			this.providers.set(b.name, {
+				name: b.name,
+				api: b.api,
+				baseUrl: b.baseUrl,
+				...(b.envKey ? { envKey: b.envKey } : {}),
+				headers: {},
+				authHeader: false,
+				defaultModel: b.defaultModel,
+				builtin: true,
+				userConfigured: false,
+			});
+			this.models.push(...b.models.map((m) => structuredClone(m)));
+		}
+		for (const [name, config] of Object.entries(this.input.modelsJson?.providers ?? {})) this.apply(name, config, "models.json");
+		for (const [name, config] of this.registered) this.apply(name, config, "extension");
+	}
+
+	private apply(name: string, config: ProviderConfigJson, from: "models.json" | "extension"): void {
+		let state = this.providers.get(name);
+		if (!state) {
+			state = { name, headers: {}, authHeader: false, builtin: false, userConfigured: true };
+			this.providers.set(name, state);
+		}
+		state.userConfigured = true;
+		if (config.api) state.api = config.api;
+		if (config.baseUrl) state.baseUrl = config.baseUrl;
+		if (config.apiKey !== undefined) {
+			state.apiKey = parseKeySpec(config.apiKey);
+			state.apiKeyFrom = from;
+		}
+		if (config.headers) state.headers = { ...state.headers, ...config.headers };
+		if (config.authHeader !== undefined) state.authHeader = config.authHeader;
+		if (config.compat) state.compat = { ...state.compat, ...config.compat };
+
+		const own = (m: Model) => m.provider === name;
+		// models.json adds to (and updates) a provider's models; registerProvider replaces them.
+		if (config.models && from === "extension") this.models = this.models.filter((m) => !own(m));
+		for (const m of this.models.filter(own)) {
+			if (config.baseUrl) m.baseUrl = config.baseUrl;
+			if (config.api && !config.models) m.api = config.api;
+			if (config.compat) m.compat = { ...m.compat, ...config.compat };
+		}
+		for (const modelConfig of config.models ?? []) {
+			const index = this.models.findIndex((m) => own(m) && m.id === modelConfig.id);
+			const model = modelFromConfig(state, modelConfig, index >= 0 ? this.models[index] : undefined);
+			if (index >= 0) this.models[index] = model;
+			else this.models.push(model);
+		}
+		for (const [id, override] of Object.entries(config.modelOverrides ?? {})) {
+			const index = this.models.findIndex((m) => own(m) && m.id === id);
+			if (index >= 0) this.models[index] = modelFromConfig(state, { id, ...override }, this.models[index]);
+		}
+		// A local server runs what the user pulled: the first model they list is the one to use.
+		if (!state.envKey && config.models?.[0]) state.defaultModel = config.models[0].id;
+		if (!state.defaultModel || !this.models.some((m) => own(m) && m.id === state.defaultModel)) {
+			state.defaultModel = this.models.find(own)?.id;
+		}
+	}
+}
+
+const DEFAULT_CONTEXT_WINDOW = 128_000;
+const DEFAULT_MAX_TOKENS = 16_384;
+
+/** A model from its config; fields left out come from `base` (the model it updates) or the defaults. */
+function modelFromConfig(provider: ProviderState, config: ProviderModelConfig | ({ id: string } & ModelOverride), base?: Model): Model {
+	const compat = { ...provider.compat, ...base?.compat, ...config.compat };
+	const headers = base?.headers || config.headers ? { ...base?.headers, ...config.headers } : undefined;
+	const thinkingLevelMap = config.thinkingLevelMap ?? base?.thinkingLevelMap;
+	return {
+		id: config.id,
+		name: config.name ?? base?.name ?? config.id,
+		api: config.api ?? base?.api ?? provider.api ?? "",
+		provider: provider.name,
+		baseUrl: config.baseUrl ?? base?.baseUrl ?? provider.baseUrl ?? "",
+		reasoning: config.reasoning ?? base?.reasoning ?? false,
+		input: config.input ?? base?.input ?? ["text"],
+		cost: config.cost
+			? { input: config.cost.input, output: config.cost.output, cacheRead: config.cost.cacheRead ?? 0, cacheWrite: config.cost.cacheWrite ?? 0 }
+			: (base?.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+		contextWindow: config.contextWindow ?? base?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+		maxTokens: config.maxTokens ?? base?.maxTokens ?? DEFAULT_MAX_TOKENS,
+		...(headers ? { headers } : {}),
+		...(Object.keys(compat).length > 0 ? { compat } : {}),
+		...(thinkingLevelMap ? { thinkingLevelMap: thinkingLevelMap as Model["thinkingLevelMap"] } : {}),
+	};
+}
+
+/** Problems the schema cannot see: a new model must know its api and baseUrl. */
+function modelProblems(name: string, config: ProviderConfigJson, builtin: BuiltinProvider | undefined): ConfigProblem | undefined {
+	const models = config.models ?? [];
+	for (let i = 0; i < models.length; i++) {
+		const m = models[i]!;
+		const known = builtin?.models.some((b) => b.id === m.id);
+		if (!m.api && !config.api && !builtin && !known) {
+			return { pointer: `/providers/${name}/models/${i}`, message: `model "${m.id}" of provider "${name}" has no "api": set "api" on the provider or the model ("openai-completions" or "anthropic-messages")` };
+		}
+		if (!m.baseUrl && !config.baseUrl && !builtin && !known) {
+			return { pointer: `/providers/${name}/models/${i}`, message: `model "${m.id}" of provider "${name}" has no "baseUrl": set "baseUrl" on the provider or the model (e.g. "http://localhost:8080/v1")` };
+		}
+	}
+	return undefined;
+}
+
+function checkModelsJson(value: ModelsJson, builtins: BuiltinProvider[]): ConfigProblem | undefined {
+	for (const [name, config] of Object.entries(value.providers ?? {})) {
+		const problem = modelProblems(name.replace(/~/g, "~0").replace(/\//g, "~1"), config, builtins.find((b) => b.name === name));
+		if (problem) return problem;
+	}
+	return undefined;
+}
+
+function validateProviderConfig(name: string, config: ProviderConfigJson, builtin: BuiltinProvider | undefined): string | undefined {
+	if (!Value.Check(ProviderConfigJson, config)) {
+		const first = Value.Errors(ProviderConfigJson, config)[0];
+		return `${pointerToPath(first?.instancePath ?? "") || "config"} ${first?.message ?? "is not valid"}`;
+	}
+	return modelProblems(name, config, builtin)?.message;
+}
+
+async function forward(out: EventStream, from: AssistantMessageEventStream): Promise<void> {
+	for await (const event of from) out.push(event);
+	out.end(await from.result());
+}

@@ -1,0 +1,76 @@
+// Dispatch by `model.api` to a wire protocol: the two built in (each imported on first use, with its
+// SDK) or one an extension registered with `streamSimple`. `complete` waits for the final message.
+import { BUILTIN_ENV_KEYS } from "./catalogue.ts";
+import { EventStream } from "./event-stream.ts";
+import type { AssistantMessage, AssistantMessageEventStream, Context, Model, StreamFunction, StreamOptions } from "./types.ts";
+import { fail, newAssistantMessage, ProtocolError } from "./wire.ts";
+
+type Runner = (stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined) => Promise<void>;
+
+const BUILTIN_APIS = ["openai-completions", "anthropic-messages"] as const;
+
+async function loadBuiltin(api: string): Promise<Runner | undefined> {
+	if (api === "openai-completions") return (await import("./openai-completions.ts")).runOpenAICompletions;
+	if (api === "anthropic-messages") return (await import("./anthropic-messages.ts")).runAnthropicMessages;
+	return undefined;
+}
+
+const custom = new Map<string, { fn: StreamFunction; owner: string }>();
+
+/** Serve `api` with `fn` (a provider's `streamSimple`); `owner` lets it be removed again. */
+export function registerApiStream(api: string, fn: StreamFunction, owner: string): void {
+	custom.set(api, { fn, owner });
+}
+
+export function unregisterApiStreams(owner: string): void {
+	for (const [api, entry] of custom) if (entry.owner === owner) custom.delete(api);
+}
+
+export function hasApiStream(api: string): boolean {
+	return custom.has(api) || (BUILTIN_APIS as readonly string[]).includes(api);
+}
+
+/**
+ * Stream one response from `model`. Never throws: failures arrive as a final `error` event. Without
+ * `options.apiKey`, a built-in provider's env var is used (ModelRegistry.stream knows every source).
+ */
+export function stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
+	const envKey = BUILTIN_ENV_KEYS[model.provider];
+	if (options?.apiKey === undefined && envKey && process.env[envKey]) options = { ...options, apiKey: process.env[envKey] };
+	const own = custom.get(model.api);
+	if (own) {
+		try {
+			return own.fn(model, context, options);
+		} catch (error) {
+			return errorStream(model, error);
+		}
+	}
+	const out = new EventStream();
+	void loadBuiltin(model.api).then(
+		(run) => {
+			if (run) return run(out, model, context, options);
+			const known = [...BUILTIN_APIS, ...custom.keys()].map((a) => `"${a}"`).join(", ");
+			failWith(out, model, `No wire protocol for api "${model.api}" (model ${model.provider}/${model.id}); known: ${known}.`);
+		},
+		(error: unknown) => failWith(out, model, error),
+	);
+	return out;
+}
+
+/** The final message of one request (pi-ai's `complete`). */
+export function complete(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage> {
+	return stream(model, context, options).result();
+}
+
+/** A stream that starts and fails at once with `error` as its message. */
+export function errorStream(model: Model, error: unknown): EventStream {
+	const out = new EventStream();
+	failWith(out, model, error);
+	return out;
+}
+
+function failWith(out: EventStream, model: Model, error: unknown): void {
+	const message = newAssistantMessage(model);
+	out.push({ type: "start", partial: message });
+	fail(out, message, model, new ProtocolError(error instanceof Error ? error.message : String(error)));
+}
