@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import type { TSchema } from "typebox";
 import { Value } from "typebox/value";
-import { UserError } from "../../cli/format-error.ts";
+import { UserError } from "../errors.ts";
 import { tildify } from "../../config.ts";
 
 export class ConfigFileError extends UserError {

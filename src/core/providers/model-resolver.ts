@@ -1,6 +1,6 @@
 // From command-line words to a model: `--model provider/id[:thinking]`, `--provider`, a bare or
 // partial id, `--api-key`, or the first provider with a key; and what to say when there is none.
-import { UserError } from "../../cli/format-error.ts";
+import { UserError } from "../errors.ts";
 import { APP_NAME, tildify } from "../../config.ts";
 import { DEFAULT_PROVIDER_ORDER, builtinProviders } from "./catalogue.ts";
 import { normalizeForMatch } from "./model-list.ts";

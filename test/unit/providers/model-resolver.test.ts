@@ -2,7 +2,7 @@
 // message when none is configured, and the --list-models table.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { UserError } from "../../../src/cli/format-error.ts";
+import { UserError } from "../../../src/core/errors.ts";
 import { NoModelConfiguredError } from "../../../src/core/providers/model-resolver.ts";
 import { ModelRegistry } from "../../../src/core/providers/registry.ts";
 import { TempWorld } from "../../support/agent.ts";
