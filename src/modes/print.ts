@@ -1,13 +1,15 @@
 // Print and json modes: send the prompts in turn, then print the final assistant text (text)
 // or stream every session event as one JSON line (json). The exit code says how the run ended.
 import type { AgentSession } from "../core/agent-session.ts";
-import type { AssistantMessage } from "../core/providers/types.ts";
+import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
 export interface PrintModeOptions {
 	mode: "text" | "json";
 	/** Prompts to send in order (the first already merged with @files and stdin). */
 	prompts: string[];
+	/** Attached to the first prompt (@image files). */
+	images?: ImageContent[];
 	/** First line of json mode. */
 	header: { id: string; timestamp: string; cwd: string };
 }
@@ -27,8 +29,8 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 		});
 	}
 	try {
-		for (const prompt of options.prompts) {
-			await session.prompt(prompt);
+		for (const [i, prompt] of options.prompts.entries()) {
+			await session.prompt(prompt, i === 0 ? { images: options.images } : {});
 			const last = session.lastAssistant();
 			if (interrupted || !last || last.stopReason === "error" || last.stopReason === "aborted") break;
 		}

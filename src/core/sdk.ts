@@ -1,0 +1,178 @@
+// createAgentSession: everything the CLI can do, as one call a program can make. main.ts only
+// turns flags into these options.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { AgentSession } from "./agent-session.ts";
+import { UserError } from "./errors.ts";
+import { ModelRegistry } from "./providers/registry.ts";
+import { clampThinkingLevel } from "./providers/thinking.ts";
+import type { Model, ThinkingLevel } from "./providers/types.ts";
+import { loadContextFiles } from "./resources/context-files.ts";
+import { SessionManager } from "./session/session-manager.ts";
+import { resolveSessionArg } from "./session/session-list.ts";
+import { createBuiltinTools } from "./tools/index.ts";
+import type { AgentTool } from "./tools/types.ts";
+
+export type SessionChoice =
+	| { kind: "new" }
+	| { kind: "memory" }
+	| { kind: "continue" }
+	/** A path or an id prefix (`--session`). */
+	| { kind: "open"; target: string }
+	/** A path or an id prefix (`--fork`). */
+	| { kind: "fork"; target: string };
+
+export interface CreateAgentSessionOptions {
+	/** Default: process.cwd(). */
+	cwd?: string;
+	/** Default: a registry reading ~/.agent/models.json and auth.json. */
+	registry?: ModelRegistry;
+	/** A model, or a pattern such as `anthropic/claude-sonnet-5-5:high`. Default: the first configured. */
+	model?: Model | string;
+	provider?: string;
+	apiKey?: string;
+	thinkingLevel?: ThinkingLevel;
+	/** When no model can be selected: throw (default) or start without one (interactive). */
+	allowNoModel?: boolean;
+	/** Allowlist of active tools (built-in and extra). */
+	tools?: string[];
+	/** No tools at all. */
+	noTools?: boolean;
+	/** Extra tools keep working, built-ins are left out. */
+	noBuiltinTools?: boolean;
+	/** Tools beyond the built-ins (extensions, SDK users); a built-in's name replaces it. Active by default. */
+	extraTools?: AgentTool<any, any, any>[];
+	/** Replaces the default system prompt opening. */
+	systemPrompt?: string;
+	/** Texts or files appended to the system prompt. */
+	appendSystemPrompt?: string[];
+	/** Skip AGENTS.md / CLAUDE.md. */
+	noContextFiles?: boolean;
+	/** Default: a new session file. */
+	session?: SessionChoice;
+	/** Folder holding session files (`--session-dir`). */
+	sessionDir?: string;
+	/** Model pattern from settings, used when none is given. */
+	defaultModel?: string;
+}
+
+export interface CreatedAgentSession {
+	session: AgentSession;
+	registry: ModelRegistry;
+	/** Things the user should see (session lines skipped, model fallbacks, no model). */
+	warnings: string[];
+}
+
+function readAppend(value: string, cwd: string): string {
+	const path = resolve(cwd, value);
+	try {
+		if (existsSync(path) && statSync(path).isFile()) return readFileSync(path, "utf8");
+	} catch {
+		// Not a readable file: the text itself is appended.
+	}
+	return value;
+}
+
+export async function openSession(cwd: string, choice: SessionChoice, sessionDir?: string): Promise<SessionManager> {
+	switch (choice.kind) {
+		case "memory":
+			return SessionManager.inMemory(cwd);
+		case "continue":
+			return SessionManager.continueRecent(cwd, sessionDir);
+		case "new":
+			return SessionManager.create(cwd, sessionDir);
+		case "open": {
+			const found = await resolveSessionArg(choice.target, cwd, { sessionDir });
+			if (found.kind === "global") {
+				throw new UserError(`Session ${choice.target} belongs to another folder (${found.info?.cwd ?? "unknown"}).`, [
+					`Fork it into this folder with: agent --fork ${found.path}`,
+				]);
+			}
+			return SessionManager.open(found.path, sessionDir);
+		}
+		case "fork": {
+			const found = await resolveSessionArg(choice.target, cwd, { sessionDir });
+			return SessionManager.forkFrom(found.path, cwd, sessionDir);
+		}
+	}
+}
+
+export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreatedAgentSession> {
+	const cwd = resolve(options.cwd ?? process.cwd());
+	const warnings: string[] = [];
+	const registry = options.registry ?? ModelRegistry.create();
+	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
+	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
+	const context = sessionManager.buildSessionContext();
+
+	let model: Model | undefined;
+	let thinkingLevel: ThinkingLevel | undefined = options.thinkingLevel;
+	if (typeof options.model === "object") {
+		model = options.model;
+	} else {
+		// A resumed session keeps its model unless one is asked for.
+		const restored = !options.model && !options.provider && context.model ? registry.find(context.model.provider, context.model.modelId) : undefined;
+		try {
+			if (restored && registry.hasConfiguredAuth(restored)) {
+				if (options.apiKey) registry.setRuntimeApiKey(restored.provider, options.apiKey);
+				model = restored;
+			} else {
+				const selected = registry.selectModel({
+					provider: options.provider,
+					model: options.model,
+					thinking: options.thinkingLevel,
+					apiKey: options.apiKey,
+					defaultModel: options.defaultModel,
+				});
+				model = selected.model;
+				thinkingLevel ??= selected.thinkingLevel;
+				if (selected.warning) warnings.push(selected.warning);
+			}
+		} catch (error) {
+			if (!options.allowNoModel) throw error;
+			warnings.push(error instanceof Error ? error.message : String(error));
+		}
+	}
+	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
+	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
+
+	// Tools: built-ins, then extra tools (which replace a built-in of the same name).
+	const builtins = options.noBuiltinTools || options.noTools ? { tools: [], defaultActive: [] } : createBuiltinTools(cwd);
+	const byName = new Map<string, AgentTool<any, any, any>>(builtins.tools.map((t) => [t.name, t]));
+	const active: string[] = [...builtins.defaultActive];
+	for (const tool of options.extraTools ?? []) {
+		byName.set(tool.name, tool);
+		if (!active.includes(tool.name)) active.push(tool.name);
+	}
+	let activeNames = active;
+	if (options.noTools) activeNames = [];
+	else if (options.tools) {
+		const unknown = options.tools.filter((n) => !byName.has(n));
+		if (unknown.length > 0) {
+			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...byName.keys()].join(", ")}`]);
+		}
+		activeNames = options.tools;
+	}
+
+	const session = new AgentSession({
+		cwd,
+		model,
+		thinkingLevel,
+		models: registry,
+		session: sessionManager,
+		tools: [...byName.values()],
+		activeTools: activeNames,
+		messages: context.messages,
+		systemPrompt: {
+			cwd,
+			customPrompt: options.systemPrompt ? readAppend(options.systemPrompt, cwd) : undefined,
+			appendSystemPrompt: options.appendSystemPrompt?.length ? options.appendSystemPrompt.map((a) => readAppend(a, cwd)).join("\n\n") : undefined,
+			contextFiles: options.noContextFiles ? [] : loadContextFiles(cwd),
+		},
+	});
+	if (model && (!context.model || context.model.provider !== model.provider || context.model.modelId !== model.id)) {
+		sessionManager.appendModelChange(model.provider, model.id);
+	}
+	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
+	return { session, registry, warnings };
+}
