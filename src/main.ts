@@ -19,7 +19,7 @@ export async function main(argv: string[]): Promise<number> {
 	}
 	mark("parse args");
 	if (args.version) return printVersion();
-	if (args.help) return printHelp();
+	if (args.help) return printHelp(args);
 	try {
 		return await run(args);
 	} catch (error) {
@@ -35,19 +35,19 @@ function printVersion(): number {
 	return 0;
 }
 
-async function printHelp(): Promise<number> {
+async function printHelp(args?: Args): Promise<number> {
 	const { helpText } = await import("./cli/help.ts");
-	writeStdout(helpText());
+	// Extension flags: loads extensions only when some exist on disk; never fails.
+	const { flags, notes } = args && !args.command ? await (await import("./cli/extensions-startup.ts")).helpExtensionFlags(args) : { flags: [], notes: [] };
+	writeStdout(helpText(flags) + notes.map((n) => `\n${n}\n`).join(""));
 	return 0;
 }
 
 async function run(args: Args): Promise<number> {
-	if (args.command) throw new UserError(`"agent ${args.command.name}" is not implemented yet.`);
-	if (args.unknownFlags.length > 0) {
-		// No extension can have registered these yet: report them the way the second pass would.
-		const { resolveExtensionFlags } = await import("./cli/args.ts");
-		resolveExtensionFlags(args, new Map());
-	}
+	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
+	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
+	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
+	await (await import("./cli/extensions-startup.ts")).startExtensions(args);
 	throw new UserError("Running a session is not implemented yet.");
 }
 
