@@ -66,7 +66,9 @@ function jiti() {
 			moduleCache: false,
 			fsCache: false,
 			virtualModules: modules,
-			...(runtimeShape() === "compiled" ? { tryNative: false } : { tsconfigPaths: true }),
+			// Never hand back to Bun's loader: its cache would return the old module.
+			tryNative: false,
+			...(runtimeShape() === "source" ? { tsconfigPaths: true } : {}),
 		});
 	})();
 	return jitiInstance;
