@@ -16,7 +16,7 @@ const cache = new Map<string, CacheEntry>();
 /** Paths Bun's loader has already evaluated in this process: re-evaluation must go through jiti. */
 const nativelyImported = new Set<string>();
 let generation = 0;
-let table: Promise<Record<string, object>> | undefined;
+let table: Promise<typeof import("../../../virtual-modules/index.ts")> | undefined;
 let jitiInstance: Promise<{ import(id: string, opts?: { default?: boolean }): Promise<unknown> }> | undefined;
 
 /** The cache token: a module is reused only for the same cwd and generation. */
@@ -30,26 +30,33 @@ export function bumpExtensionGeneration(): number {
 	return ++generation;
 }
 
-function virtualModuleTable(): Promise<Record<string, object>> {
+function virtualModuleTable() {
 	const started = performance.now();
 	table ??= import("../../../virtual-modules/index.ts").then((m) => {
-		const modules = m.virtualModules();
 		detail("load virtual modules", performance.now() - started);
-		return modules;
+		return m;
 	});
 	return table;
 }
 
 async function installNativeLoader(): Promise<void> {
-	const modules = await virtualModuleTable();
 	const g = globalThis as Record<symbol, unknown>;
 	if (g[INSTALLED]) return;
 	g[INSTALLED] = true;
+	const table = await virtualModuleTable();
+	let modules = table.virtualModules();
+	if (runtimeShape() === "source") {
+		// From source the table's require() calls resolve at run time and would hit this very
+		// plugin; evaluate them first. In the binary they are bundled and stay lazy.
+		const evaluated = table.materializeVirtualModules();
+		modules = Object.fromEntries(Object.entries(evaluated).map(([k, v]) => [k, () => v]));
+	}
 	Bun.plugin({
 		name: "agent-virtual-modules",
 		setup(build) {
-			for (const [specifier, exports] of Object.entries(modules)) {
-				build.module(specifier, () => ({ exports: exports as Record<string, unknown>, loader: "object" }));
+			// Called on an extension's first import of the specifier, so unused modules stay unevaluated.
+			for (const [specifier, load] of Object.entries(modules)) {
+				build.module(specifier, () => ({ exports: load() as Record<string, unknown>, loader: "object" }));
 			}
 		},
 	});
@@ -57,7 +64,7 @@ async function installNativeLoader(): Promise<void> {
 
 function jiti() {
 	jitiInstance ??= (async () => {
-		const modules = await virtualModuleTable();
+		const modules = (await virtualModuleTable()).materializeVirtualModules();
 		const started = performance.now();
 		// The static entry, so Bun bundles jiti's transformer into the binary.
 		const { createJiti } = await import("jiti/static");
