@@ -9,12 +9,14 @@ export interface BuildOptions {
 	target?: string;
 	minify?: boolean;
 	bytecode?: boolean;
+	/** Source to compile (default src/cli.ts); the start-up bench compiles its floor with the same flags. */
+	entrypoint?: string;
 }
 
 export async function buildBinary(options: BuildOptions): Promise<void> {
 	const started = performance.now();
 	const result = await Bun.build({
-		entrypoints: [new URL("../src/cli.ts", import.meta.url).pathname],
+		entrypoints: [options.entrypoint ?? new URL("../src/cli.ts", import.meta.url).pathname],
 		compile: { outfile: options.outfile, ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}) },
 		minify: options.minify ?? true,
 		bytecode: options.bytecode ?? true,
@@ -23,8 +25,7 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
 		define: { "process.env.AGENT_BUILD_VERSION": JSON.stringify(pkg.version) },
 	});
 	if (!result.success) {
-		for (const log of result.logs) console.error(log);
-		throw new Error(`build failed for ${options.outfile}`);
+		throw new Error(`build failed for ${options.outfile}: ${result.logs.map(String).join("; ")}`);
 	}
 	const ms = Math.round(performance.now() - started);
 	console.error(`built ${options.outfile}${options.target ? ` (${options.target})` : ""} in ${ms} ms`);

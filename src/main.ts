@@ -1,7 +1,7 @@
 // Start-up: flags → settings → resources and extensions → session → mode. Only this path
 // decides the exit code; everything below returns or throws.
 import { ArgsError, parseArgs, type Args } from "./cli/args.ts";
-import { formatError, UserError } from "./cli/format-error.ts";
+import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { writeStderr, writeStdout } from "./stdio.ts";
@@ -14,8 +14,7 @@ export async function main(argv: string[]): Promise<number> {
 		// --help and --version answer even when other words are off.
 		if (argv.includes("--version") || argv.includes("-v")) return printVersion();
 		if (argv.includes("--help") || argv.includes("-h")) return printHelp();
-		writeStderr(`${formatError(error)}\n`);
-		return 1;
+		return reportError(error);
 	}
 	mark("parse args");
 	if (args.version) return printVersion();
@@ -23,11 +22,16 @@ export async function main(argv: string[]): Promise<number> {
 	try {
 		return await run(args);
 	} catch (error) {
-		writeStderr(`${formatError(error)}\n`);
-		return error instanceof UserError ? error.exitCode : 1;
+		return reportError(error);
 	} finally {
 		printTiming();
 	}
+}
+
+async function reportError(error: unknown): Promise<number> {
+	const { formatError, exitCodeFor } = await import("./cli/format-error.ts");
+	writeStderr(`${formatError(error)}\n`);
+	return exitCodeFor(error);
 }
 
 function printVersion(): number {

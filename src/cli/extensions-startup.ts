@@ -14,7 +14,7 @@ import { mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
 import { writeStderr } from "../stdio.ts";
 import { resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
-import { UserError } from "./format-error.ts";
+import { UserError } from "../core/errors.ts";
 import type { ExtensionFlagHelp } from "./help.ts";
 
 export interface StartedExtensions {

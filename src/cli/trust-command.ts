@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { CONFIG_DIR_NAME, tildify } from "../config.ts";
 import { saveTrust, trustFilePath } from "../core/resources/trust.ts";
 import { writeStdout } from "../stdio.ts";
-import { UserError } from "./format-error.ts";
+import { UserError } from "../core/errors.ts";
 
 export function runTrustCommand(dir: string | undefined, revoke: boolean, cwd = process.cwd()): number {
 	const folder = resolve(cwd, dir ?? ".");

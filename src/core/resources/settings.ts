@@ -3,7 +3,7 @@
 // never write over it.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { UserError } from "../../cli/format-error.ts";
+import { UserError } from "../errors.ts";
 import { getAgentDir, getProjectConfigDir } from "../../config.ts";
 
 export type Settings = Record<string, unknown>;

@@ -1,0 +1,420 @@
+// One conversation: the model, tools, queues and the session file, around the agent loop.
+// Modes talk only to this object: prompt(), steer(), followUp(), abort(), subscribe().
+import { buildSystemPrompt, type BuildSystemPromptOptions } from "./agent/system-prompt.ts";
+import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop.ts";
+import type { AgentMessage, CustomMessage } from "./agent/messages.ts";
+import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, ThinkingLevel } from "./providers/types.ts";
+import type { AgentTool } from "./tools/types.ts";
+import { UserError } from "./errors.ts";
+import { SessionManager } from "./session/session-manager.ts";
+import type { AppendableMessage } from "./session/session-entries.ts";
+
+/** What the session needs from the model registry. */
+export interface ModelAccess {
+	stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream;
+	getApiKeyAndHeaders(model: Model): Promise<{ apiKey?: string; headers?: Record<string, string> }>;
+	/** Retry policy for failed requests that streamed nothing. */
+	retry?: AgentLoopHooks["retry"];
+	/** Look a model up by provider and id (restoring a resumed session's model). */
+	find(provider: string, id: string): Model | undefined;
+}
+
+export type ReplaceReason = "new" | "resume" | "fork";
+
+/** Extension hooks around replacing the session (new, resume/switch, fork, clone). */
+export interface SessionLifecycleHooks {
+	/** session_before_switch / session_before_fork: true cancels. */
+	beforeReplace?(reason: ReplaceReason, detail: { targetSessionFile?: string; entryId?: string; position?: "before" | "at" }): Promise<boolean>;
+	/** session_shutdown on the old runtime, then session_start on the new one. */
+	replaced?(reason: ReplaceReason, previousSessionFile: string | undefined): Promise<void>;
+}
+
+export interface SessionStats {
+	sessionFile: string | undefined;
+	sessionId: string;
+	userMessages: number;
+	assistantMessages: number;
+	toolCalls: number;
+	toolResults: number;
+	totalMessages: number;
+	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+	cost: number;
+}
+
+export type QueueEvent = { type: "queue_update"; steering: string[]; followUp: string[] };
+export type AgentSessionEvent = AgentEvent | QueueEvent;
+
+export interface PromptOptions {
+	images?: ImageContent[];
+	/** How to deliver the prompt when a run is in progress; without it a busy session rejects. */
+	streamingBehavior?: "steer" | "followUp";
+	source?: "interactive" | "rpc" | "extension";
+}
+
+export interface AgentSessionOptions {
+	cwd: string;
+	model: Model | undefined;
+	thinkingLevel: ThinkingLevel;
+	models: ModelAccess;
+	session: SessionManager;
+	/** Every tool that may be activated, built-in and extension. */
+	tools: AgentTool<any, any, any>[];
+	/** Names of the tools active at start, in order. */
+	activeTools: string[];
+	/** Everything but the tool lists, which the session fills in from the active tools. */
+	systemPrompt: Omit<BuildSystemPromptOptions, "selectedTools" | "toolSnippets" | "promptGuidelines">;
+	/** Earlier messages (a resumed session). */
+	messages?: AgentMessage[];
+	/** Extension hooks into the loop; the runtime binds these. */
+	hooks?: AgentLoopHooks;
+	/** The context object passed to tools' execute. */
+	toolContext?: () => unknown;
+}
+
+function textOfContent(content: string | { type: string; text?: string }[]): string {
+	return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("");
+}
+
+export class BusyError extends Error {
+	constructor() {
+		super("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
+		this.name = "BusyError";
+	}
+}
+
+export class NoModelError extends Error {
+	constructor() {
+		super("No model selected");
+		this.name = "NoModelError";
+	}
+}
+
+export class AgentSession {
+	readonly cwd: string;
+	readonly messages: AgentMessage[];
+	private _model: Model | undefined;
+	private _thinkingLevel: ThinkingLevel;
+	private readonly models: ModelAccess;
+	private _session: SessionManager;
+	lifecycle: SessionLifecycleHooks = {};
+	private readonly allTools: Map<string, AgentTool<any, any, any>>;
+	private activeToolNames: string[];
+	private readonly promptOptions: AgentSessionOptions["systemPrompt"];
+	hooks: AgentLoopHooks;
+	private readonly toolContext: () => unknown;
+	private readonly listeners = new Set<(event: AgentSessionEvent) => void | Promise<void>>();
+	private steering: AgentMessage[] = [];
+	private followUps: AgentMessage[] = [];
+	private abortController: AbortController | undefined;
+	private running: Promise<void> | undefined;
+	/** Set by before_agent_start handlers for one run. */
+	private systemPromptOverride: string | undefined;
+
+	constructor(options: AgentSessionOptions) {
+		this.cwd = options.cwd;
+		this._model = options.model;
+		this._thinkingLevel = options.thinkingLevel;
+		this.models = options.models;
+		this._session = options.session;
+		this.allTools = new Map(options.tools.map((t) => [t.name, t]));
+		this.activeToolNames = options.activeTools.filter((n) => this.allTools.has(n));
+		this.promptOptions = options.systemPrompt;
+		this.messages = options.messages ? [...options.messages] : [];
+		this.hooks = options.hooks ?? {};
+		this.toolContext = options.toolContext ?? (() => ({}));
+	}
+
+	get session(): SessionManager {
+		return this._session;
+	}
+	get model(): Model | undefined {
+		return this._model;
+	}
+	get thinkingLevel(): ThinkingLevel {
+		return this._thinkingLevel;
+	}
+	get isStreaming(): boolean {
+		return this.running !== undefined;
+	}
+	get signal(): AbortSignal | undefined {
+		return this.abortController?.signal;
+	}
+	hasPendingMessages(): boolean {
+		return this.steering.length > 0 || this.followUps.length > 0;
+	}
+
+	subscribe(listener: (event: AgentSessionEvent) => void | Promise<void>): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	private async emit(event: AgentSessionEvent): Promise<void> {
+		if (event.type === "message_end") this._session.appendMessage(event.message as AppendableMessage);
+		for (const listener of this.listeners) await listener(event);
+	}
+
+	// ---- model, thinking, tools -------------------------------------------------------------
+
+	setModel(model: Model): void {
+		this._model = model;
+		this._session.appendModelChange(model.provider, model.id);
+	}
+
+	setThinkingLevel(level: ThinkingLevel): void {
+		const clamped = this._model && !this._model.reasoning ? "off" : level;
+		if (clamped === this._thinkingLevel) return;
+		this._thinkingLevel = clamped;
+		this._session.appendThinkingLevelChange(clamped);
+	}
+
+	getActiveToolNames(): string[] {
+		return [...this.activeToolNames];
+	}
+	getAllTools(): AgentTool<any, any, any>[] {
+		return [...this.allTools.values()];
+	}
+	setActiveTools(names: string[]): void {
+		this.activeToolNames = names.filter((n) => this.allTools.has(n));
+	}
+	/** Add or replace a tool (an extension registering after start-up); active at once. */
+	addTool(tool: AgentTool<any, any, any>): void {
+		this.allTools.set(tool.name, tool);
+		if (!this.activeToolNames.includes(tool.name)) this.activeToolNames.push(tool.name);
+	}
+	private activeTools(): AgentTool<any, any, any>[] {
+		return this.activeToolNames.map((n) => this.allTools.get(n)!).filter(Boolean);
+	}
+
+	systemPromptOptions(): BuildSystemPromptOptions {
+		const tools = this.activeTools();
+		const toolSnippets: Record<string, string> = {};
+		const promptGuidelines: string[] = [];
+		for (const t of tools) {
+			if (t.promptSnippet) toolSnippets[t.name] = t.promptSnippet;
+			if (t.promptGuidelines) promptGuidelines.push(...t.promptGuidelines);
+		}
+		return { ...this.promptOptions, selectedTools: tools.map((t) => t.name), toolSnippets, promptGuidelines };
+	}
+
+	/** The system prompt the next request will use. */
+	getSystemPrompt(): string {
+		return this.systemPromptOverride ?? buildSystemPrompt(this.systemPromptOptions());
+	}
+
+	/** Replace the system prompt for the current run only (before_agent_start). */
+	overrideSystemPrompt(prompt: string | undefined): void {
+		this.systemPromptOverride = prompt;
+	}
+
+	// ---- prompting ----------------------------------------------------------------------------
+
+	private userMessage(text: string, images?: ImageContent[]): AgentMessage {
+		return images && images.length > 0
+			? { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() }
+			: { role: "user", content: text, timestamp: Date.now() };
+	}
+
+	/** Start a run with `text`, or queue it when busy and `streamingBehavior` says how. Resolves when the run ends. */
+	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		const message = this.userMessage(text, options.images);
+		if (this.running) {
+			if (options.streamingBehavior === "steer") return this.queue("steer", message);
+			if (options.streamingBehavior === "followUp") return this.queue("followUp", message);
+			throw new BusyError();
+		}
+		await this.run([message]);
+	}
+
+	/** Run with already-built messages (user, custom). */
+	async run(prompts: AgentMessage[]): Promise<void> {
+		if (this.running) throw new BusyError();
+		const model = this._model;
+		if (!model) throw new NoModelError();
+		this.abortController = new AbortController();
+		const signal = this.abortController.signal;
+		const done = (async () => {
+			await runAgentLoop(prompts, this.messages, {
+				model,
+				systemPrompt: this.getSystemPrompt(),
+				tools: this.activeTools(),
+				stream: (m, c, o) => this.models.stream(m, c, o),
+				toolContext: this.toolContext(),
+				signal,
+				emit: (e) => this.emit(e),
+				hooks: {
+					retry: this.models.retry,
+					...this.hooks,
+					takeSteeringMessages: () => this.take("steer"),
+					takeFollowUpMessages: () => this.take("followUp"),
+					streamOptions: async (m) => {
+						const auth = await this.models.getApiKeyAndHeaders(m);
+						const fromHooks = this.hooks.streamOptions ? await this.hooks.streamOptions(m) : {};
+						return {
+							...fromHooks,
+							apiKey: auth.apiKey,
+							headers: { ...auth.headers, ...fromHooks.headers },
+							reasoning: this._thinkingLevel === "off" ? undefined : this._thinkingLevel,
+							sessionId: this._session.getSessionId(),
+						};
+					},
+				},
+			});
+		})();
+		this.running = done;
+		try {
+			await done;
+		} finally {
+			this.running = undefined;
+			this.abortController = undefined;
+			this.systemPromptOverride = undefined;
+		}
+	}
+
+	private async queue(kind: "steer" | "followUp", message: AgentMessage): Promise<void> {
+		(kind === "steer" ? this.steering : this.followUps).push(message);
+		await this.emitQueue();
+	}
+
+	private take(kind: "steer" | "followUp"): AgentMessage[] {
+		const list = kind === "steer" ? this.steering : this.followUps;
+		if (list.length === 0) return [];
+		const taken = list.splice(0);
+		void this.emitQueue();
+		return taken;
+	}
+
+	private async emitQueue(): Promise<void> {
+		const text = (m: AgentMessage) => (m.role === "user" ? (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("")) : "");
+		await this.emit({ type: "queue_update", steering: this.steering.map(text), followUp: this.followUps.map(text) });
+	}
+
+	steer(text: string, images?: ImageContent[]): Promise<void> {
+		return this.queue("steer", this.userMessage(text, images));
+	}
+	followUp(text: string, images?: ImageContent[]): Promise<void> {
+		return this.queue("followUp", this.userMessage(text, images));
+	}
+	/** Queue a custom message (extension sendMessage while streaming). */
+	queueCustom(message: CustomMessage, kind: "steer" | "followUp"): Promise<void> {
+		return this.queue(kind, message);
+	}
+
+	/** Abort the current run and wait for it to wind down. */
+	async abort(): Promise<void> {
+		this.abortController?.abort();
+		await this.running?.catch(() => {});
+	}
+
+	async waitForIdle(): Promise<void> {
+		while (this.running) await this.running.catch(() => {});
+	}
+
+	// ---- session replacement ------------------------------------------------------------------
+
+	/** Start an empty session in the same folder. Resolves `{cancelled}`. */
+	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
+		void options;
+		const current = this._session;
+		const next = current.isPersisted() || current.getSessionFile() ? SessionManager.create(this.cwd, current.getSessionDir() || undefined) : SessionManager.inMemory(this.cwd);
+		return this.replaceWith(next, "new", {});
+	}
+
+	/** Open another session file (resume). */
+	async switchSession(path: string): Promise<{ cancelled: boolean }> {
+		const next = SessionManager.open(path, this._session.getSessionDir() || undefined);
+		return this.replaceWith(next, "resume", { targetSessionFile: next.getSessionFile() });
+	}
+
+	/**
+	 * Fork into a new session file. `before` (fork at a user message): the new session ends just
+	 * before `entryId`, and its text is returned to pre-fill the editor. `at` (clone): up to and
+	 * including `entryId`.
+	 */
+	async fork(entryId: string, position: "before" | "at" = "before"): Promise<{ cancelled: boolean; text?: string }> {
+		const entry = this._session.getEntry(entryId);
+		if (!entry) throw new UserError(`No entry with id ${entryId} in this session.`);
+		const file = this._session.getSessionFile();
+		if (!file || !this._session.isPersisted()) throw new UserError("Nothing to fork yet: this session has no saved messages.");
+		const next = SessionManager.forkFrom(file, this.cwd, this._session.getSessionDir() || undefined);
+		const target = position === "before" ? entry.parentId : entry.id;
+		if (target) next.branch(target);
+		else next.resetLeaf();
+		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOfContent(entry.message.content) : undefined;
+		const result = await this.replaceWith(next, "fork", { entryId, position });
+		return { ...result, ...(text !== undefined ? { text } : {}) };
+	}
+
+	/** User messages on the current branch, for choosing a fork point. */
+	forkMessages(): { entryId: string; text: string }[] {
+		const out: { entryId: string; text: string }[] = [];
+		for (const entry of this._session.getBranch()) {
+			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOfContent(entry.message.content) });
+		}
+		return out;
+	}
+
+	private async replaceWith(next: SessionManager, reason: ReplaceReason, detail: { targetSessionFile?: string; entryId?: string; position?: "before" | "at" }): Promise<{ cancelled: boolean }> {
+		if (this.running) throw new UserError("Cannot replace the session while the agent is running; abort first.");
+		if (this.lifecycle.beforeReplace && (await this.lifecycle.beforeReplace(reason, detail))) return { cancelled: true };
+		const previous = this._session.getSessionFile();
+		this.loadFrom(next);
+		await this.lifecycle.replaced?.(reason, previous);
+		return { cancelled: false };
+	}
+
+	/** Make `next` the session: messages, model and thinking level come from it. */
+	loadFrom(next: SessionManager): void {
+		this._session = next;
+		const context = next.buildSessionContext();
+		this.messages.splice(0, this.messages.length, ...context.messages);
+		this.steering = [];
+		this.followUps = [];
+		if (context.model) {
+			const model = this.models.find(context.model.provider, context.model.modelId);
+			if (model) this._model = model;
+		}
+		if (context.messages.length > 0) this._thinkingLevel = context.thinkingLevel;
+	}
+
+	setSessionName(name: string): void {
+		this._session.appendSessionInfo(name);
+	}
+
+	getSessionStats(): SessionStats {
+		const stats: SessionStats = {
+			sessionFile: this._session.getSessionFile(),
+			sessionId: this._session.getSessionId(),
+			userMessages: 0,
+			assistantMessages: 0,
+			toolCalls: 0,
+			toolResults: 0,
+			totalMessages: this.messages.length,
+			tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+			cost: 0,
+		};
+		for (const m of this.messages) {
+			if (m.role === "user") stats.userMessages++;
+			else if (m.role === "toolResult") stats.toolResults++;
+			else if (m.role === "assistant") {
+				stats.assistantMessages++;
+				stats.toolCalls += m.content.filter((c) => c.type === "toolCall").length;
+				stats.tokens.input += m.usage.input;
+				stats.tokens.output += m.usage.output;
+				stats.tokens.cacheRead += m.usage.cacheRead;
+				stats.tokens.cacheWrite += m.usage.cacheWrite;
+				stats.tokens.total += m.usage.totalTokens;
+				stats.cost += m.usage.cost.total;
+			}
+		}
+		return stats;
+	}
+
+	/** The last assistant message, if any. */
+	lastAssistant(): AssistantMessage | undefined {
+		for (let i = this.messages.length - 1; i >= 0; i--) {
+			const m = this.messages[i]!;
+			if (m.role === "assistant") return m;
+		}
+		return undefined;
+	}
+}

@@ -1,0 +1,203 @@
+// A session file on disk: where it lives, how its lines parse (torn and garbage lines are skipped
+// with a warning, never fatal), how v1/v2 files migrate in memory, and the I/O seam used to append.
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { getSessionsDir } from "../../config.ts";
+import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning } from "./session-entries.ts";
+
+/** Disk access for session files; tests swap it to simulate failures. */
+export interface SessionFileOps {
+	/** File contents, or undefined when the file does not exist. */
+	readFile(path: string): string | undefined;
+	/** Append text, creating the file if needed. Never truncates. */
+	appendFile(path: string, text: string): void;
+	/** Create a directory and its parents. */
+	mkdir(dir: string): void;
+	/** True when the file exists, is not empty and its last byte is not a newline. */
+	endsMidLine(path: string): boolean;
+}
+
+export const nodeSessionFileOps: SessionFileOps = {
+	readFile(path) {
+		try {
+			return readFileSync(path, "utf8");
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+			throw error;
+		}
+	},
+	appendFile(path, text) {
+		appendFileSync(path, text);
+	},
+	mkdir(dir) {
+		mkdirSync(dir, { recursive: true });
+	},
+	endsMidLine(path) {
+		let fd: number;
+		try {
+			fd = openSync(path, "r");
+		} catch {
+			return false;
+		}
+		try {
+			const size = fstatSync(fd).size;
+			if (size === 0) return false;
+			const last = Buffer.alloc(1);
+			readSync(fd, last, 0, 1, size - 1);
+			return last[0] !== 0x0a;
+		} finally {
+			closeSync(fd);
+		}
+	},
+};
+
+/** `/home/u/proj` → `--home-u-proj--` (pi's directory naming, so the layouts match). */
+export function encodeCwd(cwd: string): string {
+	return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+}
+
+/** `<sessions root>/--<cwd>--`; the root is `~/.agent/sessions` or `$AGENT_SESSION_DIR`. */
+export function defaultSessionDir(cwd: string, sessionsRoot: string = getSessionsDir()): string {
+	return join(sessionsRoot, encodeCwd(cwd));
+}
+
+/** `<ISO time with : and . as ->_<uuid>.jsonl`, so names sort by creation time. */
+export function sessionFileName(timestamp: string, sessionId: string): string {
+	return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}
+
+/** A fresh 8-hex entry id not in `taken`. */
+export function newEntryId(taken: { has(id: string): boolean }): string {
+	const words = new Uint32Array(1);
+	for (;;) {
+		crypto.getRandomValues(words);
+		const id = words[0]!.toString(16).padStart(8, "0");
+		if (!taken.has(id)) return id;
+	}
+}
+
+export function serializeEntries(entries: readonly FileEntry[]): string {
+	let out = "";
+	for (const e of entries) out += `${JSON.stringify(e)}\n`;
+	return out;
+}
+
+export interface ParsedSessionFile {
+	/** The first session header line, if any. */
+	header: SessionHeader | undefined;
+	/** Entries in file order, migrated to v3 in memory. */
+	entries: SessionEntry[];
+	warnings: SessionLoadWarning[];
+	/** The text does not end with a newline, so the next append must start a fresh line. */
+	endsMidLine: boolean;
+}
+
+interface RawLine {
+	value: Record<string, unknown>;
+	text: string;
+	line: number;
+}
+
+/** Parse a session file's text. `file` only names the file in warnings. */
+export function parseSessionText(text: string, file: string): ParsedSessionFile {
+	const warnings: SessionLoadWarning[] = [];
+	const warn = (line: number, message: string) => warnings.push({ file, line, message: `${file}:${line}: ${message}` });
+	const lines = text.split("\n");
+	const endsMidLine = text.length > 0 && !text.endsWith("\n");
+	let header: SessionHeader | undefined;
+	const raw: RawLine[] = [];
+	/** Every parsed object in order, header included: v1 compactions point into this by index. */
+	const parsedInOrder: Record<string, unknown>[] = [];
+
+	for (let i = 0; i < lines.length; i++) {
+		const lineText = lines[i]!;
+		if (lineText.trim() === "") continue;
+		const lineNo = i + 1;
+		let value: unknown;
+		try {
+			value = JSON.parse(lineText);
+		} catch {
+			const torn = i === lines.length - 1 && endsMidLine;
+			warn(lineNo, torn ? "skipped the last line: it was cut off mid-write" : "skipped a line that is not valid JSON");
+			continue;
+		}
+		if (typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as { type?: unknown }).type !== "string") {
+			warn(lineNo, "skipped a line that is not a session entry (no \"type\")");
+			continue;
+		}
+		const obj = value as Record<string, unknown>;
+		if (obj.type === "session") {
+			if (typeof obj.id !== "string") {
+				warn(lineNo, "skipped a session header without an id");
+			} else if (!header) {
+				header = obj as unknown as SessionHeader;
+				parsedInOrder.push(obj);
+			} else if (obj.id !== header.id) {
+				warn(lineNo, "skipped a second session header");
+			}
+			// The same header again comes from a retried first write: nothing to say.
+			continue;
+		}
+		raw.push({ value: obj, text: lineText, line: lineNo });
+		parsedInOrder.push(obj);
+	}
+
+	const version = header?.version ?? 1;
+	if (version < 2) migrateV1(raw, parsedInOrder);
+	if (version < 3) migrateV2(raw);
+
+	const entries: SessionEntry[] = [];
+	const seen = new Map<string, RawLine>();
+	for (const r of raw) {
+		const e = r.value;
+		if (typeof e.id !== "string" || e.id === "") {
+			warn(r.line, `skipped a "${String(e.type)}" entry without an id`);
+			continue;
+		}
+		const first = seen.get(e.id);
+		if (first) {
+			// An identical line is a retried write; a different one is damage worth mentioning.
+			if (first.text !== r.text) warn(r.line, `skipped an entry whose id ${e.id} repeats line ${first.line}`);
+			continue;
+		}
+		if (e.type === "message" && (typeof e.message !== "object" || e.message === null || typeof (e.message as { role?: unknown }).role !== "string")) {
+			warn(r.line, "skipped a message entry without a message");
+			continue;
+		}
+		if (typeof e.parentId !== "string") e.parentId = null;
+		seen.set(e.id, r);
+		entries.push(e as unknown as SessionEntry);
+	}
+	return { header, entries, warnings, endsMidLine };
+}
+
+/**
+ * v1 files are linear and have no ids. Ids come from the line number so they are the same on every
+ * load: entries appended later (which carry real ids) keep pointing at the right parent, and the
+ * file never has to be rewritten. Entries that already have an id were appended after migration.
+ */
+function migrateV1(raw: RawLine[], parsedInOrder: Record<string, unknown>[]): void {
+	let previous: string | null = null;
+	for (const r of raw) {
+		const e = r.value;
+		if (typeof e.id === "string") continue;
+		e.id = r.line.toString(16).padStart(8, "0");
+		e.parentId = previous;
+		previous = e.id as string;
+	}
+	for (const r of raw) {
+		const e = r.value;
+		if (e.type !== "compaction" || typeof e.firstKeptEntryIndex !== "number") continue;
+		const target = parsedInOrder[e.firstKeptEntryIndex];
+		if (target && target.type !== "session" && typeof target.id === "string") e.firstKeptEntryId = target.id;
+		delete e.firstKeptEntryIndex;
+	}
+}
+
+/** v2 called extension messages `hookMessage`; v3 calls them `custom`. */
+function migrateV2(raw: RawLine[]): void {
+	for (const r of raw) {
+		const message = r.value.message as { role?: unknown } | undefined;
+		if (r.value.type === "message" && message && message.role === "hookMessage") message.role = "custom";
+	}
+}

@@ -1,0 +1,433 @@
+// The session store: an append-only tree of entries in one JSONL file (reference §8), written
+// lazily from the first assistant message, one append per entry, never rewritten or truncated.
+import { dirname, join, resolve } from "node:path";
+import type { ImageContent, TextContent, ThinkingLevel } from "../providers/types.ts";
+import { buildContextFromPath } from "./session-context.ts";
+import {
+	CURRENT_SESSION_VERSION,
+	type AppendableMessage,
+	type BranchSummaryEntry,
+	type CompactionEntry,
+	type CustomEntry,
+	type CustomMessageEntry,
+	type LabelEntry,
+	type ModelChangeEntry,
+	type SessionContext,
+	type SessionEntry,
+	type SessionHeader,
+	type SessionInfo,
+	type SessionInfoEntry,
+	type SessionLoadWarning,
+	type SessionMessageEntry,
+	type SessionTreeNode,
+	type ThinkingLevelChangeEntry,
+} from "./session-entries.ts";
+import { SessionFileError, SessionWriteError } from "./session-errors.ts";
+import {
+	defaultSessionDir,
+	newEntryId,
+	nodeSessionFileOps,
+	parseSessionText,
+	serializeEntries,
+	sessionFileName,
+	type SessionFileOps,
+} from "./session-file.ts";
+import { findMostRecentSession, listAllSessions, listSessions } from "./session-list.ts";
+
+/** The read-only view extensions get as `ctx.sessionManager` (reference §3.1). */
+export type ReadonlySessionManager = Pick<
+	SessionManager,
+	| "getCwd"
+	| "getSessionDir"
+	| "getSessionId"
+	| "getSessionFile"
+	| "getLeafId"
+	| "getLeafEntry"
+	| "getEntry"
+	| "getLabel"
+	| "getBranch"
+	| "getHeader"
+	| "getEntries"
+	| "getTree"
+	| "getSessionName"
+>;
+
+/** Distributes Omit over the entry union, so each variant keeps its own fields. */
+type EntryFields<E> = E extends SessionEntry ? Omit<E, "id" | "parentId" | "timestamp"> : never;
+
+interface SessionState {
+	cwd: string;
+	/** "" for an in-memory session. */
+	sessionDir: string;
+	/** undefined for an in-memory session. */
+	file: string | undefined;
+	header: SessionHeader;
+	entries: SessionEntry[];
+	/** The header and every entry are already in the file. */
+	onDisk: boolean;
+	/** The file's last line was cut off: the next write starts with a newline. */
+	startFreshLine: boolean;
+	warnings: SessionLoadWarning[];
+	ops: SessionFileOps;
+}
+
+export class SessionManager {
+	private readonly cwd: string;
+	private readonly sessionDir: string;
+	private readonly file: string | undefined;
+	private readonly header: SessionHeader;
+	private readonly entries: SessionEntry[];
+	private readonly byId = new Map<string, SessionEntry>();
+	private readonly labels = new Map<string, { label: string; timestamp: string }>();
+	private readonly warnings: SessionLoadWarning[];
+	private readonly ops: SessionFileOps;
+	private leafId: string | null = null;
+	private headerWritten: boolean;
+	private entriesWritten: number;
+	private startFreshLine: boolean;
+	/** A write failed, so the file may end mid-line: check before the next one. */
+	private lastWriteFailed = false;
+	private hasAssistant = false;
+	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
+
+	private constructor(state: SessionState) {
+		this.cwd = state.cwd;
+		this.sessionDir = state.sessionDir;
+		this.file = state.file;
+		this.header = state.header;
+		this.entries = state.entries;
+		this.warnings = state.warnings;
+		this.ops = state.ops;
+		this.headerWritten = state.onDisk;
+		this.entriesWritten = state.onDisk ? state.entries.length : 0;
+		this.startFreshLine = state.startFreshLine;
+		for (const entry of this.entries) this.index(entry);
+		this.leafId = this.entries.at(-1)?.id ?? null;
+	}
+
+	// ----- opening -----------------------------------------------------------------------------
+
+	/** A new session of `cwd`; its file appears with the first assistant message. */
+	static create(cwd: string, sessionDir?: string, ops: SessionFileOps = nodeSessionFileOps): SessionManager {
+		const dir = resolve(sessionDir ?? defaultSessionDir(cwd));
+		const header = newHeader(cwd);
+		return new SessionManager({
+			cwd,
+			sessionDir: dir,
+			file: join(dir, sessionFileName(header.timestamp, header.id)),
+			header,
+			entries: [],
+			onDisk: false,
+			startFreshLine: false,
+			warnings: [],
+			ops,
+		});
+	}
+
+	/**
+	 * Open a session file. Unreadable lines are skipped and reported by getWarnings(). A missing or
+	 * empty file starts a new session that will be written there.
+	 * @param sessionDir directory for sessions started from this one; default the file's directory
+	 * @param cwdOverride use this cwd instead of the header's
+	 */
+	static open(path: string, sessionDir?: string, cwdOverride?: string, ops: SessionFileOps = nodeSessionFileOps): SessionManager {
+		const file = resolve(path);
+		const dir = resolve(sessionDir ?? dirname(file));
+		let text: string | undefined;
+		try {
+			text = ops.readFile(file);
+		} catch (error) {
+			throw new SessionFileError(`Cannot read session file ${file}: ${(error as Error).message}`, file);
+		}
+		const parsed = parseSessionText(text ?? "", file);
+		if (!parsed.header) {
+			if (parsed.entries.length > 0) {
+				throw new SessionFileError(`${file} is not a session file: it has entries but no session header line.`, file, [
+					"Pass a .jsonl file written by agent (or pi), or a session id prefix.",
+				]);
+			}
+			const header = newHeader(cwdOverride ?? process.cwd());
+			return new SessionManager({ cwd: header.cwd, sessionDir: dir, file, header, entries: [], onDisk: false, startFreshLine: parsed.endsMidLine, warnings: parsed.warnings, ops });
+		}
+		const cwd = cwdOverride ?? (parsed.header.cwd || process.cwd());
+		return new SessionManager({
+			cwd,
+			sessionDir: dir,
+			file,
+			header: parsed.header,
+			entries: parsed.entries,
+			onDisk: true,
+			startFreshLine: parsed.endsMidLine,
+			warnings: parsed.warnings,
+			ops,
+		});
+	}
+
+	/** The most recently modified session of `cwd`, or a new one when there is none. */
+	static continueRecent(cwd: string, sessionDir?: string, ops: SessionFileOps = nodeSessionFileOps): SessionManager {
+		const dir = resolve(sessionDir ?? defaultSessionDir(cwd));
+		const recent = findMostRecentSession(dir, cwd);
+		return recent ? SessionManager.open(recent, dir, cwd, ops) : SessionManager.create(cwd, dir, ops);
+	}
+
+	/** A session that is never written (`--no-session`). */
+	static inMemory(cwd: string = process.cwd()): SessionManager {
+		const header = newHeader(cwd);
+		return new SessionManager({ cwd, sessionDir: "", file: undefined, header, entries: [], onDisk: false, startFreshLine: false, warnings: [], ops: nodeSessionFileOps });
+	}
+
+	/**
+	 * A new session of `targetCwd` holding every entry of `sourcePath`, its header pointing back
+	 * with `parentSession`. Written with the next append (the copy already has assistant messages).
+	 */
+	static forkFrom(sourcePath: string, targetCwd: string, sessionDir?: string, ops: SessionFileOps = nodeSessionFileOps): SessionManager {
+		const source = resolve(sourcePath);
+		let text: string | undefined;
+		try {
+			text = ops.readFile(source);
+		} catch (error) {
+			throw new SessionFileError(`Cannot fork ${source}: ${(error as Error).message}`, source);
+		}
+		if (text === undefined) throw new SessionFileError(`Cannot fork ${source}: the file does not exist.`, source);
+		const parsed = parseSessionText(text, source);
+		if (!parsed.header) throw new SessionFileError(`Cannot fork ${source}: it is not a session file (no session header line).`, source);
+		const dir = resolve(sessionDir ?? defaultSessionDir(targetCwd));
+		const header = newHeader(targetCwd, source);
+		return new SessionManager({
+			cwd: targetCwd,
+			sessionDir: dir,
+			file: join(dir, sessionFileName(header.timestamp, header.id)),
+			header,
+			entries: parsed.entries,
+			onDisk: false,
+			startFreshLine: false,
+			warnings: parsed.warnings,
+			ops,
+		});
+	}
+
+	/** Sessions of `cwd`, newest first. */
+	static list(cwd: string, sessionDir?: string): Promise<SessionInfo[]> {
+		return listSessions(cwd, sessionDir);
+	}
+
+	/** Sessions of every project, newest first. */
+	static listAll(sessionsRoot?: string): Promise<SessionInfo[]> {
+		return listAllSessions(sessionsRoot);
+	}
+
+	// ----- identity ----------------------------------------------------------------------------
+
+	getCwd(): string {
+		return this.cwd;
+	}
+	/** "" for an in-memory session. */
+	getSessionDir(): string {
+		return this.sessionDir;
+	}
+	getSessionId(): string {
+		return this.header.id;
+	}
+	/** undefined for an in-memory session. */
+	getSessionFile(): string | undefined {
+		return this.file;
+	}
+	isPersisted(): boolean {
+		return this.file !== undefined;
+	}
+	getHeader(): SessionHeader {
+		return this.header;
+	}
+	/** Lines skipped while loading, each naming the file and line; the caller prints them. */
+	getWarnings(): readonly SessionLoadWarning[] {
+		return this.warnings;
+	}
+	/** Latest `session_info` name; an empty name clears it. */
+	getSessionName(): string | undefined {
+		for (let i = this.entries.length - 1; i >= 0; i--) {
+			const entry = this.entries[i]!;
+			if (entry.type === "session_info") return entry.name?.trim() || undefined;
+		}
+		return undefined;
+	}
+
+	// ----- appending ---------------------------------------------------------------------------
+
+	/** Summaries are not messages here: use appendCompaction / appendBranchSummary. */
+	appendMessage(message: AppendableMessage): string {
+		return this.append<SessionMessageEntry>({ type: "message", message });
+	}
+	appendModelChange(provider: string, modelId: string): string {
+		return this.append<ModelChangeEntry>({ type: "model_change", provider, modelId });
+	}
+	appendThinkingLevelChange(thinkingLevel: ThinkingLevel): string {
+		return this.append<ThinkingLevelChangeEntry>({ type: "thinking_level_change", thinkingLevel });
+	}
+	/** Extension state, never sent to the model. */
+	appendCustomEntry(customType: string, data?: unknown): string {
+		return this.append<CustomEntry>({ type: "custom", customType, data });
+	}
+	/** An extension message the model sees as a user message. */
+	appendCustomMessageEntry<T = unknown>(customType: string, content: string | (TextContent | ImageContent)[], display: boolean, details?: T): string {
+		return this.append<CustomMessageEntry>({ type: "custom_message", customType, content, display, details });
+	}
+	/** Set a label on an entry, or clear it with undefined or "". */
+	appendLabelChange(targetId: string, label: string | undefined): string {
+		this.requireEntry(targetId);
+		return this.append<LabelEntry>({ type: "label", targetId, label });
+	}
+	appendSessionInfo(name: string): string {
+		return this.append<SessionInfoEntry>({ type: "session_info", name: name.trim() });
+	}
+	/** Messages before `firstKeptEntryId` on the path are replaced by `summary` in the context. */
+	appendCompaction<T = unknown>(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: T, fromHook?: boolean): string {
+		return this.append<CompactionEntry>({ type: "compaction", summary, firstKeptEntryId, tokensBefore, details, fromHook });
+	}
+	/** A summary of a branch left behind, appended at the current leaf. */
+	appendBranchSummary<T = unknown>(fromId: string, summary: string, details?: T, fromHook?: boolean): string {
+		return this.append<BranchSummaryEntry>({ type: "branch_summary", fromId, summary, details, fromHook });
+	}
+
+	/**
+	 * Called when an append does not reach the disk. Without a handler the SessionWriteError is
+	 * thrown from the append call; either way the entry is kept in memory and retried.
+	 */
+	setWriteErrorHandler(handler: ((error: SessionWriteError) => void) | undefined): void {
+		this.writeErrorHandler = handler;
+	}
+
+	private append<E extends SessionEntry>(fields: EntryFields<E>): string {
+		// type, id, parentId, timestamp first: the lines read well and diff well.
+		const head = { type: fields.type, id: newEntryId(this.byId), parentId: this.leafId, timestamp: new Date().toISOString() };
+		const entry = { ...head, ...fields } as SessionEntry;
+		this.entries.push(entry);
+		this.index(entry);
+		this.leafId = entry.id;
+		this.flush();
+		return entry.id;
+	}
+
+	private index(entry: SessionEntry): void {
+		this.byId.set(entry.id, entry);
+		if (entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
+		if (entry.type === "label") {
+			if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
+			else this.labels.delete(entry.targetId);
+		}
+	}
+
+	/**
+	 * Write what is not on disk yet, as one append. A session with no file yet waits for its first
+	 * assistant message, so runs that never got an answer leave nothing behind.
+	 */
+	private flush(): void {
+		if (!this.file) return;
+		if (!this.headerWritten && !this.hasAssistant) return;
+		const pending = this.entries.slice(this.entriesWritten);
+		let text = serializeEntries(this.headerWritten ? pending : [this.header, ...pending]);
+		if (text === "") return;
+		try {
+			if (!this.headerWritten) this.ops.mkdir(dirname(this.file));
+			// A torn last line (a killed writer, a failed write) must not swallow the next entry.
+			if (this.startFreshLine || (this.lastWriteFailed && this.ops.endsMidLine(this.file))) text = `\n${text}`;
+			this.ops.appendFile(this.file, text);
+		} catch (cause) {
+			this.lastWriteFailed = true;
+			const error = new SessionWriteError(this.file, cause, pending.length + (this.headerWritten ? 0 : 1));
+			if (!this.writeErrorHandler) throw error;
+			this.writeErrorHandler(error);
+			return;
+		}
+		this.lastWriteFailed = false;
+		this.startFreshLine = false;
+		this.headerWritten = true;
+		this.entriesWritten = this.entries.length;
+	}
+
+	// ----- the tree ----------------------------------------------------------------------------
+
+	getLeafId(): string | null {
+		return this.leafId;
+	}
+	getLeafEntry(): SessionEntry | undefined {
+		return this.leafId ? this.byId.get(this.leafId) : undefined;
+	}
+	getEntry(id: string): SessionEntry | undefined {
+		return this.byId.get(id);
+	}
+	/** Every entry in file order (a copy of the list; entries are shared, do not mutate them). */
+	getEntries(): SessionEntry[] {
+		return [...this.entries];
+	}
+	getChildren(parentId: string): SessionEntry[] {
+		return this.entries.filter((e) => e.parentId === parentId);
+	}
+	getLabel(id: string): string | undefined {
+		return this.labels.get(id)?.label;
+	}
+
+	/** Entries from the root to `fromId` (default the leaf), every type included. */
+	getBranch(fromId?: string): SessionEntry[] {
+		const path: SessionEntry[] = [];
+		const seen = new Set<string>();
+		const start = fromId ?? this.leafId;
+		let current = start ? this.byId.get(start) : undefined;
+		// `seen` guards against a parent cycle in a hand-edited file.
+		while (current && !seen.has(current.id)) {
+			seen.add(current.id);
+			path.push(current);
+			current = current.parentId ? this.byId.get(current.parentId) : undefined;
+		}
+		return path.reverse();
+	}
+
+	/** Roots (normally one) with their children, oldest first; entries whose parent is missing become roots. */
+	getTree(): SessionTreeNode[] {
+		const nodes = new Map<string, SessionTreeNode>();
+		for (const entry of this.entries) {
+			const label = this.labels.get(entry.id);
+			nodes.set(entry.id, { entry, children: [], label: label?.label, labelTimestamp: label?.timestamp });
+		}
+		const roots: SessionTreeNode[] = [];
+		for (const entry of this.entries) {
+			const node = nodes.get(entry.id)!;
+			const parent = entry.parentId && entry.parentId !== entry.id ? nodes.get(entry.parentId) : undefined;
+			(parent ? parent.children : roots).push(node);
+		}
+		for (const node of nodes.values()) node.children.sort((a, b) => Date.parse(a.entry.timestamp) - Date.parse(b.entry.timestamp));
+		return roots;
+	}
+
+	/** Move the leaf to an earlier entry; the next append starts a new branch there. */
+	branch(entryId: string): void {
+		this.requireEntry(entryId);
+		this.leafId = entryId;
+	}
+
+	/** Move the leaf before the first entry; the next append is a new root. */
+	resetLeaf(): void {
+		this.leafId = null;
+	}
+
+	/** branch() to `entryId` (null: before the first entry), then append a summary of the path left behind. */
+	branchWithSummary<T = unknown>(entryId: string | null, summary: string, details?: T, fromHook?: boolean): string {
+		if (entryId !== null) this.requireEntry(entryId);
+		this.leafId = entryId;
+		return this.appendBranchSummary(entryId ?? "root", summary, details, fromHook);
+	}
+
+	/** Messages, thinking level and model at the current leaf. */
+	buildSessionContext(): SessionContext {
+		return buildContextFromPath(this.getBranch());
+	}
+
+	private requireEntry(id: string): void {
+		if (!this.byId.has(id)) throw new Error(`No entry "${id}" in session ${this.file ?? this.header.id}`);
+	}
+}
+
+function newHeader(cwd: string, parentSession?: string): SessionHeader {
+	const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id: Bun.randomUUIDv7(), timestamp: new Date().toISOString(), cwd };
+	if (parentSession) header.parentSession = parentSession;
+	return header;
+}

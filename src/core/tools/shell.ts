@@ -1,0 +1,104 @@
+// Running a shell command locally: `bash -c` in its own process group, both pipes streamed to
+// onData, and abort/timeout killing the whole group so no grandchild outlives the call.
+import { existsSync } from "node:fs";
+
+export interface BashExecOptions {
+	/** Called with each chunk of stdout or stderr, in arrival order. */
+	onData: (data: Buffer) => void;
+	signal?: AbortSignal;
+	/** Seconds; none by default. */
+	timeout?: number;
+	/** Default: this process's environment. */
+	env?: Record<string, string | undefined>;
+}
+
+/**
+ * How the bash tool runs a command; swap it to run elsewhere (SSH, a container, a sandbox).
+ * Resolves with the exit code (null when killed by a signal). Rejects with `Error("aborted")`
+ * when the signal fired and `Error("timeout:<seconds>")` when the timeout passed, the same
+ * protocol pi's extensions use, so their operations work here unchanged.
+ */
+export interface BashOperations {
+	exec(command: string, cwd: string, options: BashExecOptions): Promise<{ exitCode: number | null }>;
+}
+
+/**
+ * After the shell exits, how long to keep reading pipes that a background child may still hold
+ * open (`server &`) before giving up on them. Ordinary output is already in the pipe by then.
+ */
+const PIPE_GRACE_MS = 200;
+
+export function findShell(): string {
+	if (existsSync("/bin/bash")) return "/bin/bash";
+	return Bun.which("bash") ?? "sh";
+}
+
+/** SIGKILL a whole process group, falling back to the leader alone. Never throws. */
+export function killProcessGroup(pid: number): void {
+	try {
+		process.kill(-pid, "SIGKILL");
+	} catch {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {
+			// already gone
+		}
+	}
+}
+
+async function pump(stream: ReadableStream<Uint8Array>, onData: (data: Buffer) => void, cancels: (() => void)[]) {
+	const reader = stream.getReader();
+	cancels.push(() => reader.cancel().catch(() => {}));
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) return;
+			onData(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+		}
+	} catch {
+		// cancelled after the grace period, or the pipe broke: what arrived has been passed on
+	}
+}
+
+export function createLocalBashOperations(options: { shellPath?: string } = {}): BashOperations {
+	return {
+		async exec(command, cwd, { onData, signal, timeout, env }) {
+			if (signal?.aborted) throw new Error("aborted");
+			if (!existsSync(cwd)) throw new Error(`Working directory does not exist: ${cwd}`);
+			const proc = Bun.spawn([options.shellPath ?? findShell(), "-c", command], {
+				cwd,
+				env: env ?? process.env,
+				stdin: "ignore",
+				stdout: "pipe",
+				stderr: "pipe",
+				detached: true, // its own process group, so one kill reaches every child
+			});
+			let timedOut = false;
+			const timer =
+				timeout !== undefined && timeout > 0
+					? setTimeout(() => {
+							timedOut = true;
+							killProcessGroup(proc.pid);
+						}, timeout * 1000)
+					: undefined;
+			const onAbort = () => killProcessGroup(proc.pid);
+			signal?.addEventListener("abort", onAbort, { once: true });
+
+			const cancels: (() => void)[] = [];
+			const pumps = Promise.all([pump(proc.stdout, onData, cancels), pump(proc.stderr, onData, cancels)]);
+			try {
+				await proc.exited;
+				let grace: ReturnType<typeof setTimeout> | undefined;
+				await Promise.race([pumps, new Promise((resolve) => (grace = setTimeout(resolve, PIPE_GRACE_MS)))]);
+				clearTimeout(grace);
+				for (const cancel of cancels) cancel();
+			} finally {
+				if (timer) clearTimeout(timer);
+				signal?.removeEventListener("abort", onAbort);
+			}
+			if (signal?.aborted) throw new Error("aborted");
+			if (timedOut) throw new Error(`timeout:${timeout}`);
+			return { exitCode: proc.exitCode };
+		},
+	};
+}

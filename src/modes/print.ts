@@ -1,0 +1,57 @@
+// Print and json modes: send the prompts in turn, then print the final assistant text (text)
+// or stream every session event as one JSON line (json). The exit code says how the run ended.
+import type { AgentSession } from "../core/agent-session.ts";
+import type { AssistantMessage } from "../core/providers/types.ts";
+import { writeStderr, writeStdout } from "../stdio.ts";
+
+export interface PrintModeOptions {
+	mode: "text" | "json";
+	/** Prompts to send in order (the first already merged with @files and stdin). */
+	prompts: string[];
+	/** First line of json mode. */
+	header: { id: string; timestamp: string; cwd: string };
+}
+
+export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
+	let interrupted = false;
+	const onSigint = () => {
+		interrupted = true;
+		void session.abort();
+	};
+	process.on("SIGINT", onSigint);
+	let unsubscribe: (() => void) | undefined;
+	if (options.mode === "json") {
+		writeStdout(`${JSON.stringify({ type: "session", version: 3, ...options.header })}\n`);
+		unsubscribe = session.subscribe((event) => {
+			writeStdout(`${JSON.stringify(event)}\n`);
+		});
+	}
+	try {
+		for (const prompt of options.prompts) {
+			await session.prompt(prompt);
+			const last = session.lastAssistant();
+			if (interrupted || !last || last.stopReason === "error" || last.stopReason === "aborted") break;
+		}
+	} finally {
+		unsubscribe?.();
+		process.off("SIGINT", onSigint);
+	}
+	const last = session.lastAssistant();
+	if (options.mode === "text" && last) {
+		const text = finalText(last);
+		if (text) writeStdout(text.endsWith("\n") ? text : `${text}\n`);
+	}
+	if (interrupted) return 130;
+	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
+		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
+		return 1;
+	}
+	return 0;
+}
+
+function finalText(message: AssistantMessage): string {
+	return message.content
+		.filter((c) => c.type === "text")
+		.map((c) => (c as { text: string }).text)
+		.join("\n");
+}
