@@ -110,7 +110,7 @@ const slope = (k: "warm" | "floorWarm" | "cold" | "floorCold") => ((b[k] - a[k])
 
 // The reload path (jiti, re-evaluating entries and helpers), inside a compiled binary of its own.
 const harness = join(root, "reload-harness");
-const harnessBuild = await Bun.build({ entrypoints: [join(import.meta.dir, "reload-harness.ts")], compile: { outfile: harness }, minify: true, bytecode: true, format: "esm" });
+const harnessBuild = await Bun.build({ entrypoints: [join(import.meta.dir, "reload-harness.ts")], compile: { outfile: harness }, minify: true, bytecode: true, format: "esm", splitting: true });
 if (!harnessBuild.success) throw new Error("reload harness failed to build");
 const reloadFiles = writeExtensions(20, "reload");
 const reload = JSON.parse(Bun.spawnSync([harness, ...reloadFiles], { cwd: root, stdout: "pipe" }).stdout.toString());
