@@ -46,7 +46,10 @@ export async function listExtensions(args: Args, cwd = process.cwd()): Promise<L
 	const listed: ListedExtension[] = [];
 	if (discovery.entries.length > 0) {
 		const { loadExtensions } = await import("../core/extensions/loader.ts");
-		const result = await loadExtensions(discovery.entries, { cwd });
+		// The report owns stdout (`--json` must stay parseable): what factories print goes to stderr.
+		const { log, info, debug } = console;
+		console.log = console.info = console.debug = console.error;
+		const result = await loadExtensions(discovery.entries, { cwd }).finally(() => Object.assign(console, { log, info, debug }));
 		for (const entry of discovery.entries) {
 			const ext = result.extensions.find((e) => e.path === entry.path);
 			const error = result.errors.find((e) => e.path === entry.path);

@@ -44,10 +44,12 @@ Project extensions are skipped until you trust the folder: "agent trust" (or --a
 		});
 	});
 
-	test("--json for machines; -a loads the project ones", async () => {
+	test("--json for machines; -a loads the project ones; what factories print goes to stderr", async () => {
 		await using world = world3();
+		world.write("project/.agent/extensions/p.ts", 'export default (pi) => { console.log("chatty factory"); pi.registerCommand("hello", { handler() {} }); };\n');
 		const r = await world.run(["list", "--json", "-a"]);
 		expect(r.code).toBe(0);
+		expect(r.stderr).toBe("chatty factory\n");
 		const { extensions } = JSON.parse(r.stdout);
 		expect(extensions.map((e: { group: string; status: string; commands: string[] }) => [e.group, e.status, e.commands])).toEqual([
 			["project", "loaded", ["/hello"]],

@@ -176,6 +176,9 @@ export function describeLoadError(error: unknown, entryFile: string): string {
 		const file = typeof e.fileName === "string" ? e.fileName : entryFile;
 		return `Syntax error at ${file}:${e.loc.line}:${e.loc.column + 1}: ${message.replace(/\s*\(\d+:\d+\)\s*$/, "")}`;
 	}
+	// jiti re-throws Babel's parse errors as "ParseError: <what>\n <file>:<line>:<0-based column>".
+	const parse = /^(?:ParseError|SyntaxError): (.*?)\s*\n\s*(\/.+):(\d+):(\d+)\s*$/.exec(message);
+	if (parse) return `Syntax error at ${parse[2]}:${parse[3]}:${Number(parse[4]) + 1}: ${parse[1]}`;
 	if (e?.code === "MODULE_NOT_FOUND" || /^Cannot find module/.test(message)) {
 		const specifier = /['"]([^'"]+)['"]/.exec(message)?.[1];
 		const pos = specifier ? findImport(entryFile, specifier) : undefined;
