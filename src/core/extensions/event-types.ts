@@ -12,7 +12,11 @@ import type {
 	ThinkingLevel,
 	ToolResultMessage,
 } from "../providers/types.ts";
+import type { BashResult } from "../tools/bash.ts";
+import type { BashOperations } from "../tools/shell.ts";
 import type { AgentToolResult } from "../tools/types.ts";
+
+export type { BashOperations };
 
 // ---- Session-side shapes the events carry (owned by the session issue; kept structural here) ----
 
@@ -51,22 +55,8 @@ export interface TreePreparation {
 	label?: string;
 }
 
-export interface BashResult {
-	output: string;
-	exitCode: number | undefined;
-	cancelled: boolean;
-	truncated: boolean;
-	fullOutputPath?: string;
-}
-
-/** A custom executor for `!cmd` (user_bash) and for the bash tool. */
-export interface BashOperations {
-	exec(
-		command: string,
-		cwd: string,
-		options: { onData: (data: Buffer) => void; signal?: AbortSignal; timeout?: number; env?: NodeJS.ProcessEnv },
-	): Promise<{ exitCode: number | null }>;
-}
+/** What a `user_bash` handler may return as the full result of a `!cmd` (pi's BashResult fields). */
+export type UserBashResult = Pick<BashResult, "output" | "exitCode" | "cancelled" | "truncated" | "fullOutputPath">;
 
 // ---- Boundary drafts (turn_end, agent_before_settle; seeds 7.1) ----
 
@@ -389,7 +379,7 @@ export interface UserBashEvent {
 }
 export interface UserBashEventResult {
 	operations?: BashOperations;
-	result?: BashResult;
+	result?: UserBashResult;
 }
 export interface BashExecutionUpdateEvent {
 	type: "bash_execution_update";

@@ -204,16 +204,10 @@ export interface Component {
 	invalidate?(): void;
 }
 
+/** A tool an extension registers: an AgentTool whose execute gets the tool context, plus renderers. */
 export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, TState = unknown>
-	extends Omit<AgentTool<TParams, TDetails, ExtensionToolContext>, "execute"> {
+	extends AgentTool<TParams, TDetails, ExtensionToolContext> {
 	renderShell?: "default" | "self";
-	execute(
-		toolCallId: string,
-		params: Static<TParams>,
-		signal: AbortSignal | undefined,
-		onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
-		ctx: ExtensionToolContext,
-	): Promise<AgentToolResult<TDetails>>;
 	renderCall?(args: Static<TParams>, theme: Theme, context: ToolRenderContext<Static<TParams>> & { state: TState }): Component | undefined;
 	renderResult?(
 		result: AgentToolResult<TDetails>,
@@ -397,7 +391,24 @@ export type ExtensionHandler<E extends ExtensionEventName = ExtensionEventName> 
 	ctx: ExtensionContext,
 ) => ExtensionEventResult<E> | void | undefined | Promise<ExtensionEventResult<E> | void | undefined>;
 
-export interface ExtensionAPI {
+/** Session actions: on `pi` they throw until the session binds the runtime, which supplies them. */
+export interface ExtensionSessionActions {
+	sendMessage<T = unknown>(message: SendMessageInput<T>, options?: SendMessageOptions): void;
+	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): void;
+	appendEntry<T = unknown>(customType: string, data?: T): void;
+	setSessionName(name: string): void;
+	getSessionName(): string | undefined;
+	setLabel(entryId: string, label: string | undefined): void;
+	getActiveTools(): string[];
+	getAllTools(): ToolInfo[];
+	setActiveTools(toolNames: string[]): void;
+	getCommands(): SlashCommandInfo[];
+	setModel(model: Model): Promise<boolean>;
+	getThinkingLevel(): ThinkingLevel;
+	setThinkingLevel(level: ThinkingLevel): void;
+}
+
+export interface ExtensionAPI extends ExtensionSessionActions {
 	/** Subscribe to a lifecycle event; returns an unsubscribe function. */
 	on<E extends ExtensionEventName>(event: E, handler: ExtensionHandler<E>): () => void;
 	registerTool<TParams extends TSchema = TSchema, TDetails = unknown, TState = unknown>(tool: ToolDefinition<TParams, TDetails, TState>): void;
@@ -419,20 +430,6 @@ export interface ExtensionAPI {
 	/** A bus shared by all extensions; listeners are removed when this extension is unloaded. */
 	readonly events: EventBus;
 
-	// Actions: throw until the session binds the runtime.
-	sendMessage<T = unknown>(message: SendMessageInput<T>, options?: SendMessageOptions): void;
-	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): void;
-	appendEntry<T = unknown>(customType: string, data?: T): void;
-	setSessionName(name: string): void;
-	getSessionName(): string | undefined;
-	setLabel(entryId: string, label: string | undefined): void;
-	getActiveTools(): string[];
-	getAllTools(): ToolInfo[];
-	setActiveTools(toolNames: string[]): void;
-	getCommands(): SlashCommandInfo[];
-	setModel(model: Model): Promise<boolean>;
-	getThinkingLevel(): ThinkingLevel;
-	setThinkingLevel(level: ThinkingLevel): void;
 }
 
 /** What an extension module default-exports. A returned promise is awaited. */
@@ -441,20 +438,7 @@ export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;
 // ---- What the session supplies at bind ----
 
 /** The action slots of the shared runtime; the session fills them in `runtime.bind()`. */
-export interface ExtensionActions {
-	sendMessage(message: SendMessageInput, options?: SendMessageOptions): void;
-	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): void;
-	appendEntry(customType: string, data?: unknown): void;
-	setSessionName(name: string): void;
-	getSessionName(): string | undefined;
-	setLabel(entryId: string, label: string | undefined): void;
-	getActiveTools(): string[];
-	getAllTools(): ToolInfo[];
-	setActiveTools(toolNames: string[]): void;
-	getCommands(): SlashCommandInfo[];
-	setModel(model: Model): Promise<boolean>;
-	getThinkingLevel(): ThinkingLevel;
-	setThinkingLevel(level: ThinkingLevel): void;
+export interface ExtensionActions extends ExtensionSessionActions {
 	/** Called after a tool is registered post-bind so the session can pick it up. */
 	refreshTools(): void;
 	registerProvider(name: string, config: ProviderConfig, extensionPath: string): void;
