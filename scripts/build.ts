@@ -21,6 +21,10 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
 		minify: options.minify ?? true,
 		bytecode: options.bytecode ?? true,
 		format: "esm",
+		// Lazily imported parts (extension loader, jiti, @clack/prompts) get chunks of their own, so
+		// their node: imports (process streams, readline, tty, module) are not hoisted into start-up:
+		// measured +24 ms and +11 MB on `--version` without it.
+		splitting: true,
 		sourcemap: "none",
 		define: { "process.env.AGENT_BUILD_VERSION": JSON.stringify(pkg.version) },
 	});

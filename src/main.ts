@@ -20,7 +20,7 @@ export async function main(argv: string[]): Promise<number> {
 	}
 	mark("parse args");
 	if (args.version) return printVersion();
-	if (args.help) return printHelp();
+	if (args.help) return printHelp(args);
 	try {
 		return await run(args);
 	} catch (error) {
@@ -41,21 +41,23 @@ function printVersion(): number {
 	return 0;
 }
 
-async function printHelp(): Promise<number> {
+async function printHelp(args?: Args): Promise<number> {
 	const { helpText } = await import("./cli/help.ts");
-	writeStdout(helpText());
+	// Extension flags: loads extensions only when some exist on disk; never fails.
+	const { flags, notes } = args && !args.command ? await (await import("./cli/extensions-startup.ts")).helpExtensionFlags(args) : { flags: [], notes: [] };
+	writeStdout(helpText(flags) + notes.map((n) => `\n${n}\n`).join(""));
 	return 0;
 }
 
 async function run(args: Args): Promise<number> {
-	if (args.command) throw new UserError(`"agent ${args.command.name}" is not implemented yet.`);
+	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
+	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
 	if (args.export) throw new UserError("--export is not implemented yet.");
-	if (args.unknownFlags.length > 0) {
-		// No extension can have registered these yet: report them the way the second pass would.
-		const { resolveExtensionFlags } = await import("./cli/args.ts");
-		resolveExtensionFlags(args, new Map());
-	}
 	const cwd = process.cwd();
+	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
+	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
+	const started = await startExtensions(args, cwd);
+	void started;
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	const registry = ModelRegistry.create();
 	mark("model registry");
@@ -107,16 +109,6 @@ async function run(args: Args): Promise<number> {
 		images: files.images,
 		header: { id: header.id, timestamp: header.timestamp, cwd: header.cwd },
 	});
-}
-
-type RunMode = "interactive" | "print" | "json" | "rpc";
-
-/** SPEC §10: rpc and json by flag; print with -p or piped stdin; interactive otherwise. */
-function runMode(args: Args): RunMode {
-	if (args.mode === "rpc") return "rpc";
-	if (args.mode === "json") return "json";
-	if (args.print || args.mode === "text" || !isatty(0)) return "print";
-	return "interactive";
 }
 
 function sessionChoice(args: Args): SessionChoice {
