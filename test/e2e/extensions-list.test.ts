@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
+import { NO_MODEL } from "../support/messages.ts";
 
 const USER_EXT = `import { Type } from "typebox";
 export default function (pi) {
@@ -99,7 +100,6 @@ describe("--verbose start-up list", () => {
   user ${"~/.agent/extensions/u.ts"}
     Command /hello is also registered by ${p}/p.ts: use /hello:1, /hello:2
 
-Error: Running a session is not implemented yet.
-`);
+${NO_MODEL}`);
 	});
 });

@@ -4,9 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
+import { NO_MODEL } from "../support/messages.ts";
 
 const HINT = 'Hint: Start without extensions using "agent -ne".';
-const NOT_IMPLEMENTED = "Error: Running a session is not implemented yet.\n";
 
 const TOOL = (name: string) => `import { Type } from "typebox";
 export default function (pi) {
@@ -46,7 +46,7 @@ export function helloExtension(pi: ExtensionAPI) {
 			`import type { ExtensionAPI } from "@scope/coding-agent";\nexport default function (pi: ExtensionAPI) {\n\tpi.registerCommand("hello", { description: "Say hello", handler: async () => {} });\n}\n`,
 		);
 		const r = await world.run(["-e", hello, "--verbose", "-p", "hi"]);
-		expect(r.stderr).toBe(` agent v0.1.0\n\n[Extensions]\n  path\n    ${hello}\n\n${NOT_IMPLEMENTED}`);
+		expect(r.stderr).toBe(` agent v0.1.0\n\n[Extensions]\n  path\n    ${hello}\n\n${NO_MODEL}`);
 	});
 });
 
@@ -113,7 +113,7 @@ describe("start-up failure: one line per failed extension, the hint, exit 1", ()
 			const r = await world.run(argv);
 			expect({ argv, ...r }).toEqual({ argv, stdout: "", stderr: expected, code: 1 });
 		}
-		expect((await world.run(["-ne", "-p", "hi"])).stderr).toBe(NOT_IMPLEMENTED);
+		expect((await world.run(["-ne", "-p", "hi"])).stderr).toBe(NO_MODEL);
 	});
 
 	test("--help and --version still work with a broken extension", async () => {
@@ -153,7 +153,7 @@ export default function (pi) {
 `,
 		);
 		const r = await world.run(["-e", "./all.ts", "-p", "x"]);
-		expect(r.stderr).toBe(`0.1.0 true false true true {"type":"string","enum":["a"]} hi true ${world.agentDir} t\n${NOT_IMPLEMENTED}`);
+		expect(r.stderr).toBe(`0.1.0 true false true true {"type":"string","enum":["a"]} hi true ${world.agentDir} t\n${NO_MODEL}`);
 	});
 
 	test("a folder extension's own dependencies resolve from its node_modules", async () => {
@@ -169,7 +169,7 @@ export default function (pi) {
 		);
 		world.write("project/.agent/extensions/with-deps/src/helper.ts", 'export const helper = "dep";\n');
 		const r = await world.run(["-a", "-p", "x"]);
-		expect(r.stderr).toBe(`....DEP!\n${NOT_IMPLEMENTED}`);
+		expect(r.stderr).toBe(`....DEP!\n${NO_MODEL}`);
 	});
 });
 
@@ -206,7 +206,7 @@ describe("extension flags (second pass)", () => {
 	test("known extension flags are accepted; unknown ones fail after load; a boolean never takes the next word", async () => {
 		await using world = new TempWorld();
 		world.write("project/flags.ts", FLAGS);
-		expect((await world.run(["-e", "./flags.ts", "--plan", "fix", "bug", "--preset", "slow", "-p"])).stderr).toBe(NOT_IMPLEMENTED);
+		expect((await world.run(["-e", "./flags.ts", "--plan", "fix", "bug", "--preset", "slow", "-p"])).stderr).toBe(NO_MODEL);
 		expect(await world.run(["-e", "./flags.ts", "--plan", "--nope", "-p", "x"])).toEqual({ stdout: "", stderr: "Error: Unknown option: --nope\n", code: 1 });
 		expect(await world.run(["-e", "./flags.ts", "-p", "x", "--preset"])).toEqual({ stdout: "", stderr: 'Error: Extension flag "--preset" requires a value\n', code: 1 });
 		expect(await world.run(["--plan", "-p", "x"])).toEqual({ stdout: "", stderr: "Error: Unknown option: --plan\n", code: 1 });
@@ -219,7 +219,7 @@ describe("settings", () => {
 		world.write("home/.agent/settings.json", JSON.stringify({ extensions: ["./lib/u.ts"] }));
 		world.write("home/.agent/lib/u.ts", "export default () => {};\n");
 		const r = await world.run(["--verbose", "-p", "x"]);
-		expect(r.stderr).toBe(` agent v0.1.0\n\n[Extensions]\n  user\n    ~/.agent/lib/u.ts\n\n${NOT_IMPLEMENTED}`);
+		expect(r.stderr).toBe(` agent v0.1.0\n\n[Extensions]\n  user\n    ~/.agent/lib/u.ts\n\n${NO_MODEL}`);
 	});
 
 	test("a malformed settings file stops with its line and column and is left untouched", async () => {

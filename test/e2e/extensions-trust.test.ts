@@ -4,8 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
+import { NO_MODEL } from "../support/messages.ts";
 
-const NOT_IMPLEMENTED = "Error: Running a session is not implemented yet.\n";
 const SAY = (word: string) => `export default function () { console.error("loaded ${word}"); }\n`;
 
 function projectWorld(): TempWorld {
@@ -27,7 +27,7 @@ describe("non-interactive", () => {
 		const dir = join(world.cwd, ".agent/extensions");
 		expect(r).toEqual({
 			stdout: "",
-			stderr: `loaded u\nSkipped 2 project extensions in ${dir}: folder not trusted (pass --approve or run "agent trust").\n${NOT_IMPLEMENTED}`,
+			stderr: `loaded u\nSkipped 2 project extensions in ${dir}: folder not trusted (pass --approve or run "agent trust").\n${NO_MODEL}`,
 			code: 1,
 		});
 		expect(await Bun.file(join(world.agentDir, "trust.json")).exists()).toBe(false);
@@ -37,14 +37,14 @@ describe("non-interactive", () => {
 		await using world = new TempWorld();
 		world.write("project/.agent/extensions/only.ts", SAY("only"));
 		const r = await world.run([], { stdin: "hello" });
-		expect(r.stderr).toBe(`Skipped 1 project extension in ${join(world.cwd, ".agent/extensions")}: folder not trusted (pass --approve or run "agent trust").\n${NOT_IMPLEMENTED}`);
+		expect(r.stderr).toBe(`Skipped 1 project extension in ${join(world.cwd, ".agent/extensions")}: folder not trusted (pass --approve or run "agent trust").\n${NO_MODEL}`);
 	});
 
 	test("-a loads project extensions for this run only, first; -na ignores them silently", async () => {
 		await using world = projectWorld();
-		expect((await world.run(["-a", "-p", "hi"])).stderr).toBe(`loaded a\nloaded b\nloaded u\n${NOT_IMPLEMENTED}`);
+		expect((await world.run(["-a", "-p", "hi"])).stderr).toBe(`loaded a\nloaded b\nloaded u\n${NO_MODEL}`);
 		expect(await Bun.file(join(world.agentDir, "trust.json")).exists()).toBe(false);
-		expect((await world.run(["-na", "-p", "hi"])).stderr).toBe(`loaded u\n${NOT_IMPLEMENTED}`);
+		expect((await world.run(["-na", "-p", "hi"])).stderr).toBe(`loaded u\n${NO_MODEL}`);
 	});
 
 	test("agent trust records the folder; agent trust --revoke records a no; -na wins over trust", async () => {
@@ -56,8 +56,8 @@ describe("non-interactive", () => {
 			code: 0,
 		});
 		expect(await trustFile(world)).toEqual({ [world.cwd]: { trusted: true, decidedAt: expect.any(String) } as never });
-		expect((await world.run(["-p", "hi"])).stderr).toBe(`loaded a\nloaded b\nloaded u\n${NOT_IMPLEMENTED}`);
-		expect((await world.run(["-na", "-p", "hi"])).stderr).toBe(`loaded u\n${NOT_IMPLEMENTED}`);
+		expect((await world.run(["-p", "hi"])).stderr).toBe(`loaded a\nloaded b\nloaded u\n${NO_MODEL}`);
+		expect((await world.run(["-na", "-p", "hi"])).stderr).toBe(`loaded u\n${NO_MODEL}`);
 		const revoke = await world.run(["trust", "--revoke", "."]);
 		expect(revoke.stdout).toBe(`No longer trusted: ${world.cwd}. Its .agent/ extensions and settings will not load (saved in ~/.agent/trust.json).\n`);
 		expect((await trustFile(world))[world.cwd]!.trusted).toBe(false);
@@ -69,7 +69,7 @@ describe("non-interactive", () => {
 		const sub = join(world.cwd, "pkg/app");
 		world.write("project/pkg/app/.agent/extensions/x.ts", SAY("x"));
 		expect((await world.run(["trust", world.root])).code).toBe(0);
-		expect((await world.run(["-p", "hi"], { cwd: sub })).stderr).toBe(`loaded x\n${NOT_IMPLEMENTED}`);
+		expect((await world.run(["-p", "hi"], { cwd: sub })).stderr).toBe(`loaded x\n${NO_MODEL}`);
 		expect((await world.run(["trust", "--revoke", "pkg"])).code).toBe(0);
 		expect((await world.run(["-p", "hi"], { cwd: sub })).stderr).toStartWith("Skipped 1 project extension");
 		expect(Object.keys(await trustFile(world))).toEqual([realpathSync(world.root), join(realpathSync(world.cwd), "pkg")]);
@@ -86,10 +86,10 @@ describe("non-interactive", () => {
 		world.write("project/.agent/settings.json", JSON.stringify({ extensions: ["../tools/s.ts"] }));
 		world.write("project/tools/s.ts", SAY("s"));
 		const skipped = await world.run(["-p", "hi"]);
-		expect(skipped.stderr).toBe(`Skipped 1 project extension in ${join(world.cwd, ".agent/settings.json")}: folder not trusted (pass --approve or run "agent trust").\n${NOT_IMPLEMENTED}`);
-		expect((await world.run(["-a", "-p", "hi"])).stderr).toBe(`loaded s\n${NOT_IMPLEMENTED}`);
+		expect(skipped.stderr).toBe(`Skipped 1 project extension in ${join(world.cwd, ".agent/settings.json")}: folder not trusted (pass --approve or run "agent trust").\n${NO_MODEL}`);
+		expect((await world.run(["-a", "-p", "hi"])).stderr).toBe(`loaded s\n${NO_MODEL}`);
 		world.write("project/.agent/settings.json", "{ nope");
-		expect((await world.run(["-p", "hi"])).stderr).toBe(NOT_IMPLEMENTED);
+		expect((await world.run(["-p", "hi"])).stderr).toBe(NO_MODEL);
 		expect((await world.run(["-a", "-p", "hi"])).stderr).toStartWith(`Error: ${join(world.cwd, ".agent/settings.json")} is not valid JSON (line 1, column 3`);
 	});
 
@@ -118,7 +118,7 @@ describe("project_trust event", () => {
 		world.write("project/.agent/extensions/p.ts", SAY("p"));
 		world.write("home/.agent/extensions/gate.ts", ANSWER("yes", true));
 		const r = await world.run(["-p", "hi"]);
-		expect(r.stderr).toBe(`asked project_trust undecided true false\nloaded p\n${NOT_IMPLEMENTED}`);
+		expect(r.stderr).toBe(`asked project_trust undecided true false\nloaded p\n${NO_MODEL}`);
 		expect((await trustFile(world))[realpathSync(world.cwd)]!.trusted).toBe(true);
 	});
 
@@ -128,7 +128,7 @@ describe("project_trust event", () => {
 		world.write("project/gate.ts", ANSWER("no", false));
 		const r = await world.run(["-e", "./gate.ts", "-p", "hi"]);
 		expect(r.stderr).toBe(
-			`asked project_trust undecided true false\nSkipped 1 project extension in ${join(world.cwd, ".agent/extensions")}: folder not trusted (pass --approve or run "agent trust").\n${NOT_IMPLEMENTED}`,
+			`asked project_trust undecided true false\nSkipped 1 project extension in ${join(world.cwd, ".agent/extensions")}: folder not trusted (pass --approve or run "agent trust").\n${NO_MODEL}`,
 		);
 		expect(await Bun.file(join(world.agentDir, "trust.json")).exists()).toBe(false);
 	});

@@ -93,7 +93,7 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
 		term.keys("Up", "Up", "Enter");
 		const after = await term.waitFor("EXIT=");
-		expect(after).toEndWith("loaded project code\nloaded user code\nError: Running a session is not implemented yet.\nEXIT=1");
+		expect(after).toEndWith("loaded project code\nloaded user code\nError: Interactive mode is not implemented yet; use -p for now.\nEXIT=1");
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(true);
 		expect(await savedTrust(world)).toEqual({ [world.cwd]: { trusted: true, decidedAt: expect.any(String) } as never });
 	});
@@ -126,7 +126,7 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 			await term.waitFor("Don't trust");
 			term.keys("Enter");
 			const after = await term.waitFor("EXIT=");
-			expect(after).toEndWith("Error: Running a session is not implemented yet.\nEXIT=1");
+			expect(after).toEndWith("Error: Interactive mode is not implemented yet; use -p for now.\nEXIT=1");
 		}
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
 		expect((await savedTrust(world))![world.cwd]!.trusted).toBe(false);
