@@ -57,7 +57,6 @@ async function run(args: Args): Promise<number> {
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
 	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
 	const started = await startExtensions(args, cwd);
-	void started;
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	const registry = ModelRegistry.create();
 	mark("model registry");
@@ -81,8 +80,9 @@ async function run(args: Args): Promise<number> {
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
+	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
-	const { session, warnings } = await createAgentSession({
+	const { session, host, warnings } = await createAgentSession({
 		cwd,
 		registry,
 		model: args.model,
@@ -97,18 +97,33 @@ async function run(args: Args): Promise<number> {
 		noContextFiles: args.noContextFiles,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
+		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
+		mode: started.mode,
+		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
 	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
 	const header = session.session.getHeader();
-	return runPrintMode(session, {
+	return runPrintMode(session, host, {
 		mode: mode === "json" ? "json" : "text",
 		prompts,
 		images: files.images,
 		header: { id: header.id, timestamp: header.timestamp, cwd: header.cwd },
 	});
+}
+
+/**
+ * Non-interactive modes keep stdout for the answer or the protocol, which we write to fd 1
+ * directly; anything extensions print goes to stderr instead (SPEC §10).
+ */
+function redirectStdoutToStderr(): void {
+	const toStderr = (...parts: unknown[]) => console.error(...parts);
+	console.log = toStderr;
+	console.info = toStderr;
+	console.debug = toStderr;
+	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 }
 
 function sessionChoice(args: Args): SessionChoice {

@@ -268,7 +268,7 @@ function textResult(text: string): AgentToolResult {
 	return { content: [{ type: "text", text }], details: undefined };
 }
 
-async function executeToolCall(
+export async function executeToolCall(
 	call: ToolCall,
 	tool: AgentTool<any, any, any> | undefined,
 	config: AgentLoopConfig,
