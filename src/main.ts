@@ -6,7 +6,9 @@ import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { writeStderr, writeStdout } from "./stdio.ts";
 import { isatty } from "node:tty";
-import type { SessionChoice } from "./core/sdk.ts";
+import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
+import type { StartedExtensions } from "./cli/extensions-startup.ts";
+import type { ModelRegistry } from "./core/providers/registry.ts";
 
 export async function main(argv: string[]): Promise<number> {
 	let args: Args;
@@ -70,19 +72,43 @@ async function run(args: Args): Promise<number> {
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
 		return 0;
 	}
-	if (mode === "interactive") throw new UserError("Interactive mode is not implemented yet; use -p for now.");
 	if (mode === "rpc") throw new UserError("--mode rpc is not implemented yet.");
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
-	const stdin = isatty(0) ? undefined : await readPipedStdin();
+	const stdin = mode === "interactive" || isatty(0) ? undefined : await readPipedStdin();
 	const first = [files.text, stdin, args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
+	const options = sessionOptions(args, started, registry, cwd);
+	if (mode === "interactive") {
+		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
+		return runInteractiveMode({ session: options, issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
+	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
 	const { session, host, warnings } = await createAgentSession({
+		...options,
+		mode: started.mode,
+		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
+	});
+	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
+	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
+	mark("create session");
+	const { runPrintMode } = await import("./modes/print.ts");
+	const header = session.session.getHeader();
+	return runPrintMode(session, host, {
+		mode: mode === "json" ? "json" : "text",
+		prompts,
+		images: files.images,
+		header: { id: header.id, timestamp: header.timestamp, cwd: header.cwd },
+	});
+}
+
+/** Flags → createAgentSession options, shared by every mode. */
+function sessionOptions(args: Args, started: StartedExtensions, registry: ModelRegistry, cwd: string): CreateAgentSessionOptions {
+	return {
 		cwd,
 		registry,
 		model: args.model,
@@ -98,20 +124,7 @@ async function run(args: Args): Promise<number> {
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
 		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
-		mode: started.mode,
-		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
-	});
-	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
-	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
-	mark("create session");
-	const { runPrintMode } = await import("./modes/print.ts");
-	const header = session.session.getHeader();
-	return runPrintMode(session, host, {
-		mode: mode === "json" ? "json" : "text",
-		prompts,
-		images: files.images,
-		header: { id: header.id, timestamp: header.timestamp, cwd: header.cwd },
-	});
+	};
 }
 
 /**

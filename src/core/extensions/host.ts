@@ -2,7 +2,7 @@
 // contexts handlers receive, extension tools and commands, the loop hooks, session replacement
 // and reload. Modes hand it their UI and an error sink; it knows nothing else of them.
 import type { AgentSession, AgentSessionEvent } from "../agent-session.ts";
-import type { AgentMessage, CustomMessage } from "../agent/messages.ts";
+import type { AgentMessage, BashExecutionMessage, CustomMessage } from "../agent/messages.ts";
 import { executeToolCall } from "../agent/loop.ts";
 import type { ModelRegistry } from "../providers/registry.ts";
 import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";
@@ -32,6 +32,7 @@ import type {
 	VirtualModelConfig,
 } from "./types.ts";
 import { createNoopUI } from "./ui-noop.ts";
+import { runUserBash } from "../user-bash.ts";
 
 /** Observe events the session stream carries, forwarded to extensions as they happen. */
 const FORWARDED = new Set(["agent_start", "agent_end", "turn_start", "message_start", "message_update", "tool_execution_start", "tool_execution_update", "tool_execution_end"]);
@@ -84,6 +85,8 @@ export class ExtensionHost {
 	private nextTurn: AgentMessage[] = [];
 	/** Commands an extension queued with sendUserMessage("/cmd", {deliverAs}) while a run was going. */
 	private queuedCommands: string[] = [];
+	/** `!cmd` runs that finished while the agent was streaming; they join once the run ends. */
+	private pendingBash: BashExecutionMessage[] = [];
 	private unsubscribe: (() => void) | undefined;
 
 	constructor(options: ExtensionHostOptions) {
@@ -197,10 +200,7 @@ export class ExtensionHost {
 			appendEntry: (customType, data) => {
 				session.session.appendCustomEntry(customType, data);
 			},
-			setSessionName: (name) => {
-				session.setSessionName(name);
-				void this.runner.emit("session_info_changed", { name });
-			},
+			setSessionName: (name) => this.setSessionName(name),
 			getSessionName: () => session.session.getSessionName(),
 			setLabel: (entryId, label) => {
 				session.session.appendLabelChange(entryId, label);
@@ -225,6 +225,38 @@ export class ExtensionHost {
 		this.session.setModel(model);
 		await this.runner.emit("model_select", { model, previousModel, source });
 		return true;
+	}
+
+	setSessionName(name: string): void {
+		this.session.setSessionName(name);
+		void this.runner.emit("session_info_changed", { name });
+	}
+
+	/** Observe events a mode raises itself (its dialogs: ui_prompt_start / ui_prompt_end). */
+	async emitModeEvent(event: "ui_prompt_start" | "ui_prompt_end", payload: Record<string, unknown>): Promise<void> {
+		if (this.runner.has(event)) await this.runner.emit(event, payload);
+	}
+
+	/**
+	 * `!cmd` / `!!cmd` (SPEC §10): user_bash decides how it runs (a throw aborts it), then the run
+	 * joins the conversation — after the current run, if one is streaming.
+	 */
+	async runUserBash(command: string, excludeFromContext: boolean, options: { signal?: AbortSignal; onOutput?: (output: string) => void } = {}): Promise<BashExecutionMessage> {
+		const message = await runUserBash(command, {
+			cwd: this.session.cwd,
+			excludeFromContext,
+			signal: options.signal,
+			onOutput: (output) => {
+				options.onOutput?.(output);
+				if (this.runner.has("bash_execution_update")) void this.runner.emit("bash_execution_update", { command, output });
+			},
+			hook: this.runner.has("user_bash")
+				? (event) => this.runner.first("user_bash", event, (r) => (r.operations || r.result ? "stop" : "ignore"), { rethrow: true })
+				: undefined,
+		});
+		if (this.session.isStreaming) this.pendingBash.push(message);
+		else await this.session.addMessage(message);
+		return message;
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
@@ -417,6 +449,7 @@ export class ExtensionHost {
 			}
 		} finally {
 			if (this.runner.has("agent_settled")) await this.runner.emit("agent_settled", { outcome });
+			for (const message of this.pendingBash.splice(0)) await this.session.addMessage(message);
 		}
 		for (const text of this.queuedCommands.splice(0)) await this.submit(text, { source: "extension" });
 	}
@@ -633,7 +666,8 @@ export class ExtensionHost {
 		return false;
 	}
 
-	private async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
+	/** Move the session's leaf to `targetId` (session_before_tree may cancel; session_tree after). */
+	async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
 		const sm = this.session.session;
 		if (!sm.getEntry(targetId)) throw new Error(`No entry with id ${targetId} in this session.`);
 		const oldLeafId = sm.getLeafId();

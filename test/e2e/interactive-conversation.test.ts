@@ -1,0 +1,130 @@
+// A conversation in the interactive REPL against the mock LLM, in a real terminal (tmux): a
+// streamed answer with a tool call and markdown, ctrl+o on the last result, Escape aborting a run,
+// steering and follow-ups while it streams, and `!cmd` / `!!cmd` in and out of the context.
+import { describe, expect, test } from "bun:test";
+import { readMessages } from "../support/mock-llm.ts";
+import { hasTmux, Terminal } from "../support/terminal.ts";
+import { MODEL, mockWorld } from "../support/world.ts";
+
+const TIMEOUT = 30_000;
+
+/** The user messages the model saw in request `i`. */
+function userTexts(world: Awaited<ReturnType<typeof mockWorld>>, i: number): string[] {
+	return readMessages(world.mock.requests[i]!)
+		.filter((m) => m.role === "user")
+		.map((m) => m.text);
+}
+
+describe.skipIf(!hasTmux)("interactive conversation", () => {
+	test("a streamed answer with a tool call: one line per call, collapsed result, markdown, ctrl+o expands", async () => {
+		await using world = await mockWorld();
+		world.mock.script(
+			{ text: "Let me look.", toolCalls: [{ name: "bash", arguments: { command: "printf 'one\\ntwo\\nthree\\n'" } }] },
+			{ text: "# Result\n\nIt printed **three** lines:\n\n- one\n- two\n\n```sh\nprintf done\n```\nThat is all." },
+		);
+		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
+		await term.waitFor("\n›");
+		term.type("run it");
+		term.keys("Enter");
+		const screen = await term.waitFor("That is all.\n");
+		expect(screen).toContain(
+			[
+				"› run it",
+				"",
+				" Let me look.",
+				"",
+				" bash  printf 'one\\ntwo\\nthree\\n'",
+				"   ⎿ one … +2 lines (ctrl+o to expand)",
+				"",
+				" Result",
+				"",
+				" It printed three lines:",
+				"",
+				" • one",
+				" • two",
+				"",
+				" ┌─ sh",
+				" │ printf done",
+				" └─",
+				" That is all.",
+				"",
+				"›",
+			].join("\n"),
+		);
+		expect(readMessages(world.mock.requests[1]!).at(-1)).toMatchObject({ role: "toolResult", text: "one\ntwo\nthree" });
+		term.keys("C-o");
+		expect(await term.waitFor("   ⎿ one\n     two")).toEndWith("   ⎿ one\n     two\n     three\n\n›");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("Escape aborts a streaming run; the next prompt works", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "I will think about this for a very long time", hang: true }, { text: "Fresh answer." });
+		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
+		await term.waitFor("\n›");
+		term.type("slow please");
+		term.keys("Enter");
+		// The unfinished line shows as it streams, before any newline arrives.
+		await term.waitFor(/\n I will\S*/);
+		term.keys("Escape");
+		expect(await term.waitFor("Aborted.")).toEndWith(" Aborted.\n\n›");
+		term.type("again");
+		term.keys("Enter");
+		expect(await term.waitFor("Fresh answer.")).toEndWith("› again\n\n Fresh answer.\n\n›");
+		expect(world.mock.requests.length).toBe(2);
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("Enter while streaming steers, Alt+Enter queues a follow-up", async () => {
+		await using world = await mockWorld();
+		let release!: () => void;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		world.mock.script(
+			async () => {
+				await released;
+				return { text: "First answer." };
+			},
+			{ text: "Steered answer." },
+			{ text: "Follow-up answer." },
+		);
+		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
+		await term.waitFor("\n›");
+		term.type("start");
+		term.keys("Enter");
+		await term.waitFor("(esc to interrupt)");
+		term.type("also this");
+		term.keys("Enter");
+		term.type("and later that");
+		term.keys("M-Enter");
+		const queued = await term.waitFor("↳ follow-up: and later that");
+		expect(queued).toContain(" ↳ steer: also this\n ↳ follow-up: and later that\n");
+		release();
+		await term.waitFor("Follow-up answer.");
+		expect(userTexts(world, 1)).toEqual(["start", "also this"]);
+		expect(userTexts(world, 2)).toEqual(["start", "also this", "and later that"]);
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("!cmd output joins the context, !!cmd output does not", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "Noted." });
+		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
+		await term.waitFor("\n›");
+		term.type("!echo visible-output");
+		term.keys("Enter");
+		await term.waitFor("   visible-output");
+		term.type("!!echo hidden-output");
+		term.keys("Enter");
+		await term.waitFor("   hidden-output");
+		term.type("what ran?");
+		term.keys("Enter");
+		await term.waitFor("Noted.");
+		const seen = userTexts(world, 0);
+		expect(seen).toEqual(["Ran `echo visible-output` (exit code 0)\n```\nvisible-output\n\n```", "what ran?"]);
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+});

@@ -1,0 +1,229 @@
+// The interactive REPL in a real terminal (tmux), through the compiled binary: the seeds'
+// walk-through word for word, the start-up list, completion markers, shortcuts, extension UI
+// (notify, select, confirm, status, widgets), /reload, and `!cmd`.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { TempWorld } from "../support/agent.ts";
+import { hasTmux, Terminal } from "../support/terminal.ts";
+
+const HELLO = `import type { ExtensionAPI } from "@scope/coding-agent";
+
+export default function helloExtension(pi: ExtensionAPI) {
+	pi.registerCommand("hello", {
+		description: "Say hello from a book extension",
+		handler: async (_args, ctx) => {
+			ctx.ui.notify("Hello from /tmp/hello.ts!", "info");
+		},
+	});
+}
+`;
+
+/** tmux tests wait on the screen (each wait fails on its own after 15 s); bun's default is 5 s. */
+const TIMEOUT = 30_000;
+
+const COMMAND = (name: string, description: string) =>
+	`export default function (pi) {\n\tpi.registerCommand("${name}", { description: "${description}", handler: async (_a, ctx) => ctx.ui.notify("${name} ran") });\n}\n`;
+
+describe.skipIf(!hasTmux)("interactive mode", () => {
+	test("the seeds' walk-through: [Extensions] list, ctrl+o, /hello completion and its notify line, no-model warning", async () => {
+		await using world = new TempWorld();
+		const hello = world.write("tmp/hello.ts", HELLO);
+		await using term = new Terminal(world, ["-ne", "-e", hello]);
+		const start = await term.waitFor("\n›");
+		expect(start).toStartWith(
+			[
+				` agent v${pkg.version}`,
+				" escape interrupt · ctrl+c/ctrl+d clear/exit · / commands · ! bash · ctrl+o more",
+				"",
+				"[Extensions]",
+				"  hello.ts",
+				"",
+				" Warning: No model is configured. Set one up in any of these ways:",
+				"   - an API key in the environment: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY or DEEPSEEK_API_KEY",
+			].join("\n"),
+		);
+		term.type("/hello");
+		expect(await term.waitFor("→ hello")).toEndWith("› /hello\n→ hello       [t] Say hello from a book extension");
+		term.keys("Enter");
+		expect(await term.waitFor("Hello from")).toEndWith(' Then "agent --list-models" shows the models you can use.\n\n Hello from /tmp/hello.ts!\n\n›');
+		term.keys("C-o");
+		expect(await term.waitFor("  path")).toEndWith(`\n\n[Extensions]\n  path\n    ${hello}\n\n›`);
+		term.keys("C-c", "C-c");
+		expect(await term.waitFor("EXIT=")).toEndWith(" Hello from /tmp/hello.ts!\n\n[Extensions]\n  path\n    " + hello + "\nEXIT=0");
+	}, TIMEOUT);
+
+	test("project, user and -e extensions: compact and ctrl+o expanded lists, markers, issues, shortcuts", async () => {
+		await using world = new TempWorld();
+		world.write(
+			"project/.agent/extensions/proj-ext.ts",
+			`export default function (pi) {
+	pi.registerCommand("projcmd", { description: "Project command", handler: async () => {} });
+	pi.registerCommand("model", { description: "Shadowed", handler: async () => {} });
+	pi.registerShortcut("ctrl+c", { handler: async () => {} });
+	pi.registerShortcut("ctrl+t", { description: "Say it", handler: async (ctx) => ctx.ui.notify("shortcut fired", "warning") });
+}
+`,
+		);
+		world.write("project/.agent/extensions/dirext/index.ts", "export default () => {};\n");
+		world.write("home/.agent/extensions/user-ext.ts", COMMAND("usercmd", "User command"));
+		const cli = world.write("cli-ext.ts", COMMAND("clicmd", "CLI command"));
+		const proj = join(world.cwd, ".agent/extensions/proj-ext.ts");
+		await using term = new Terminal(world, ["-a", "-e", cli]);
+		const start = await term.waitFor("\n›");
+		expect(start).toContain(
+			[
+				"[Extensions]",
+				"  cli-ext.ts, dirext, proj-ext.ts, user-ext.ts",
+				"",
+				"[Extension issues]",
+				`  project ${proj}`,
+				"    Extension command '/model' conflicts with built-in interactive command. Skipping in autocomplete.",
+				`  project ${proj}`,
+				`    Extension shortcut 'ctrl+c' from ${proj} conflicts with built-in shortcut. Skipping.`,
+				"",
+				" Warning: No model is configured.",
+			].join("\n"),
+		);
+		term.keys("C-o");
+		expect(await term.waitFor("  user\n")).toContain(
+			[
+				"[Extensions]",
+				"  project",
+				`    ${world.cwd}/.agent/extensions/dirext`,
+				`    ${proj}`,
+				"  user",
+				"    ~/.agent/extensions/user-ext.ts",
+				"  path",
+				`    ${cli}`,
+			].join("\n"),
+		);
+		term.type("/cmd");
+		expect(await term.waitFor("clicmd")).toEndWith(
+			["› /cmd", "→ projcmd     [p] Project command", "  usercmd     [u] User command", "  clicmd      [t] CLI command"].join("\n"),
+		);
+		term.keys("C-u", "C-t");
+		expect(await term.waitFor("shortcut fired")).toEndWith(" Warning: shortcut fired\n\n›");
+		term.type("/model");
+		const menu = await term.waitFor("→ model");
+		expect(menu).toEndWith("→ model       Select a model (optionally filtered: /model <search>)");
+		term.keys("C-c", "C-d");
+		expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
+	}, TIMEOUT);
+
+	test("extension UI: select and confirm dialogs, countdown, status, widgets, unavailable methods, prompt events", async () => {
+		await using world = new TempWorld();
+		const log = join(world.root, "events.log");
+		const ext = world.write(
+			"ui-ext.ts",
+			`import { appendFileSync } from "node:fs";
+export default function (pi) {
+	const log = (line) => appendFileSync(${JSON.stringify(log)}, line + "\\n");
+	pi.on("ui_prompt_start", (e) => log("start " + e.method + " " + e.title));
+	pi.on("ui_prompt_end", (e) => log("end " + e.method + " " + e.cancelled));
+	pi.on("session_start", async (_e, ctx) => {
+		ctx.ui.setStatus("mode", "status: ready");
+		ctx.ui.setWidget("top", ["widget above"]);
+		ctx.ui.setWidget("bottom", ["widget below"], { placement: "belowEditor" });
+		await ctx.ui.custom(() => ({}));
+		await ctx.ui.custom(() => ({}));
+	});
+	pi.registerCommand("pick", {
+		description: "Pick a colour",
+		handler: async (_a, ctx) => {
+			const colour = await ctx.ui.select("Pick a colour", ["red", "green", "blue"]);
+			const sure = await ctx.ui.confirm("Really?", "Use " + colour + "?");
+			ctx.ui.notify("picked " + colour + ", sure: " + sure);
+		},
+	});
+	pi.registerCommand("hurry", {
+		description: "A dialog that times out",
+		handler: async (_a, ctx) => {
+			const answer = await ctx.ui.select("Pick fast", ["a", "b"], { timeout: 2500 });
+			ctx.ui.notify("timed out with " + answer, "error");
+		},
+	});
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		const start = await term.waitFor("widget below");
+		expect(start).toContain(` ctx.ui.custom() needs a full-screen UI, which this terminal mode does not have (${ext}); it did nothing.`);
+		expect(start.split("ctx.ui.custom()").length).toBe(2);
+		expect(start).toEndWith("widget above\nstatus: ready\n›\nwidget below");
+		term.type("/pick");
+		term.keys("Enter");
+		expect(await term.waitFor("blue")).toContain("◆  Pick a colour\n│  ● red\n│  ○ green\n│  ○ blue");
+		term.keys("Down", "Enter");
+		await term.waitFor("Use green?");
+		term.keys("Left", "Enter");
+		expect(await term.waitFor("picked")).toContain("\n picked green, sure: true\n");
+		term.type("/hurry");
+		term.keys("Enter");
+		await term.waitFor(/Pick fast \([12]s\)/);
+		expect(await term.waitFor("timed out with")).toContain(" Error: timed out with undefined");
+		expect((await Bun.file(log).text()).split("\n")).toEqual([
+			"start select Pick a colour",
+			"end select false",
+			"start confirm Really?",
+			"end confirm false",
+			"start select Pick fast",
+			"end select true",
+			"",
+		]);
+		term.keys("C-d");
+		expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
+	}, TIMEOUT);
+
+	test("/reload picks up an edited extension", async () => {
+		await using world = new TempWorld();
+		const ext = world.write("greet.ts", COMMAND("greet", "Greets v1").replace('"greet ran"', '"hello v1"'));
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		await term.waitFor("\n›");
+		term.type("/greet");
+		term.keys("Enter");
+		await term.waitFor(" hello v1");
+		world.write(ext, COMMAND("greet", "Greets v2").replace('"greet ran"', '"hello v2"'));
+		term.type("/reload");
+		term.keys("Enter");
+		expect(await term.waitFor("Reloaded")).toEndWith(" Reloaded 1 extension.\n\n[Extensions]\n  greet.ts\n\n›");
+		term.type("/gre");
+		expect(await term.waitFor("Greets v2")).toEndWith("→ greet       [t] Greets v2");
+		term.keys("Enter");
+		expect(await term.waitFor(" hello v2")).toEndWith(" hello v2\n\n›");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("!cmd runs bash and shows its output; user_bash can replace the result; a throwing hook aborts", async () => {
+		await using world = new TempWorld();
+		const ext = world.write(
+			"bash-hook.ts",
+			`export default function (pi) {
+	pi.on("user_bash", (e) => {
+		if (e.command === "fake") return { result: { output: "from the hook\\n", exitCode: 0, cancelled: false, truncated: false } };
+		if (e.command === "forbidden") throw new Error("not allowed");
+	});
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		await term.waitFor("\n›");
+		term.type("!echo hi");
+		term.keys("Enter");
+		expect(await term.waitFor("   hi")).toEndWith(" $ echo hi\n   hi\n\n›");
+		term.type("!!fake");
+		term.keys("Enter");
+		expect(await term.waitFor("from the hook")).toEndWith(" $ fake  (kept out of the model's context)\n   from the hook\n\n›");
+		term.type("!sh -c 'exit 3'");
+		term.keys("Enter");
+		expect(await term.waitFor("exit code")).toEndWith(" $ sh -c 'exit 3'\n   exit code 3\n\n›");
+		term.type("!forbidden");
+		term.keys("Enter");
+		const screen = await term.waitFor("not allowed\n");
+		expect(screen).toContain(` Extension "${ext}" error: not allowed`);
+		expect(screen).toEndWith(" Error: not allowed\n\n›");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+});
