@@ -96,6 +96,10 @@ function help(repl: Repl): void {
 	repl.renderer.block(lines);
 }
 
+function plural(n: number, word: string): string {
+	return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function stats(repl: Repl): void {
 	const host = session(repl);
 	const s = host.session.getSessionStats();
@@ -108,7 +112,7 @@ function stats(repl: Repl): void {
 		["ID", s.sessionId],
 		["Name", sm.getSessionName() ?? pc.dim("(none: /name sets one)")],
 		["Model", model ? `${model.provider}/${model.id} · thinking ${host.session.thinkingLevel}` : "none"],
-		["Messages", `${s.userMessages} user, ${s.assistantMessages} assistant, ${s.toolCalls} tool calls, ${s.totalMessages} in all`],
+		["Messages", `${s.userMessages} user, ${s.assistantMessages} assistant, ${plural(s.toolCalls, "tool call")}, ${s.totalMessages} in all`],
 		["Tokens", `${s.tokens.input} in · ${s.tokens.output} out · ${s.tokens.cacheRead} cache read · ${s.tokens.cacheWrite} cache write`],
 		["Cost", `$${s.cost.toFixed(4)}`],
 	];
@@ -156,8 +160,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		run: async (repl) => {
 			repl.resetExtensionUi();
 			await session(repl).reload();
-			const n = repl.extensions().length;
-			repl.renderer.block([pc.dim(`${MARGIN}Reloaded ${n} ${n === 1 ? "extension" : "extensions"}.`), ...repl.startupSections(false)]);
+			repl.renderer.block([pc.dim(`${MARGIN}Reloaded ${plural(repl.extensions().length, "extension")}.`), ...repl.startupSections(false)]);
 		},
 	},
 	{

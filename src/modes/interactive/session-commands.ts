@@ -132,20 +132,30 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 		run: async (repl) => {
 			const host = hostOf(repl);
 			const sm = host.session.session;
-			const rows = treeRows(sm.getTree(), sm.getLeafId());
+			// The leaf may be a bookkeeping entry (a name, a model change): mark the message before it.
+			const current = [...sm.getBranch()].reverse().find((e) => entryLabel(e))?.id ?? null;
+			const rows = treeRows(sm.getTree(), current);
 			if (rows.length === 0) {
 				repl.info("The session tree is empty.");
 				return;
 			}
-			const target = await repl.dialogs.pick(
+			const picked = await repl.dialogs.pick(
 				"Session tree: move to",
 				rows.map((r) => ({ value: r.id, label: r.label })),
-				sm.getLeafId() ?? undefined,
+				current ?? undefined,
 			);
-			if (!target || target === sm.getLeafId()) return;
+			if (!picked || picked === current) return;
+			// Moving to a user message goes to just before it, with its text back in the input to edit.
+			const entry = sm.getEntry(picked);
+			const userText = entry?.type === "message" && entry.message.role === "user" ? contentText(entry.message.content) : undefined;
+			const target = userText !== undefined && entry?.parentId ? entry.parentId : picked;
 			const { cancelled } = await host.navigateTree(target);
-			if (cancelled) repl.info("Move cancelled by an extension.");
-			else reprint(repl, `Moved to ${pc.bold(rows.find((r) => r.id === target)?.label.trim() ?? target)}`);
+			if (cancelled) {
+				repl.info("Move cancelled by an extension.");
+				return;
+			}
+			reprint(repl, `Moved to ${pc.bold(rows.find((r) => r.id === picked)?.label.trim() ?? picked)}`);
+			if (userText !== undefined && target !== picked) repl.editor.setText(userText);
 		},
 	},
 ];
