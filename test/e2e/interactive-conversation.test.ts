@@ -34,7 +34,7 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 				" Let me look.",
 				"",
 				" bash  printf 'one\\ntwo\\nthree\\n'",
-				"   ⎿ one … +2 lines (ctrl+o to expand)",
+				"   ⎿ three (3 lines, ctrl+o to expand)",
 				"",
 				" Result",
 				"",

@@ -81,20 +81,26 @@ export function resultText(result: AgentToolResult): string {
 const GUTTER = "   ⎿ ";
 const INDENT = "     ";
 
-/** The collapsed result: one line under the call. Edits and writes say nothing when they worked. */
+/**
+ * The collapsed result: one line under the call. A command's last line says most (a test summary,
+ * the exit status), so bash and errors show their last line; other tools their first. Edits and
+ * writes say nothing when they worked.
+ */
 export function resultSummary(name: string, result: AgentToolResult, isError: boolean): string[] {
 	const text = resultText(result);
-	if (isError) {
-		const lines = text.split("\n");
-		const more = lines.length > 1 ? pc.dim(` (+${lines.length - 1} lines, ctrl+o to expand)`) : "";
-		return [`${GUTTER}${pc.red(firstLine(lines[0] ?? "failed").replace(/ …$/, ""))}${more}`];
-	}
-	if (name === "edit" || name === "write") return [];
+	if (!isError && (name === "edit" || name === "write")) return [];
 	if (text === "" || text === "(no output)") return [pc.dim(`${GUTTER}(no output)`)];
 	const lines = text.split("\n");
-	if (name === "read") return [pc.dim(`${GUTTER}${lines.length} ${lines.length === 1 ? "line" : "lines"} (ctrl+o to expand)`)];
-	if (lines.length === 1) return [pc.dim(`${GUTTER}${firstLine(lines[0]!)}`)];
-	return [pc.dim(`${GUTTER}${firstLine(lines[0]!).replace(/ …$/, "")} … +${lines.length - 1} lines (ctrl+o to expand)`)];
+	const meaningful = lines.filter((l) => l.trim() !== "");
+	let pick = (isError || name === "bash" ? meaningful.at(-1) : meaningful[0]) ?? "";
+	// A failed command ends with its status; the output line before it says what went wrong.
+	if (name === "bash" && isError && meaningful.length > 1 && /^Command (exited|was killed|aborted|timed out)/.test(pick)) {
+		pick = `${meaningful.at(-2)} · ${pick.replace(/^Command /, "")}`;
+	}
+	const count = lines.length > 1 ? pc.dim(` (${lines.length} lines, ctrl+o to expand)`) : "";
+	const shown = pick.length > 160 ? `${pick.slice(0, 159)}…` : pick;
+	if (name === "read" && !isError) return [pc.dim(`${GUTTER}${lines.length} ${lines.length === 1 ? "line" : "lines"} (ctrl+o to expand)`)];
+	return [`${pc.dim(GUTTER)}${isError ? pc.red(shown) : pc.dim(shown)}${count}`];
 }
 
 /** The whole result under the call (expanded); an edit shows its diff. */

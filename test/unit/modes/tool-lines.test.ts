@@ -19,11 +19,13 @@ test("call lines: bash, read with a range, write, edit with diff counts, grep, u
 	expect(diffCounts(diff)).toEqual({ added: 3, removed: 1 });
 });
 
-test("summaries: first line and a count, errors in one line, silent edits, reads by size", () => {
-	expect(plain(resultSummary("bash", text("one\ntwo\nthree"), false))).toEqual(["   ⎿ one … +2 lines (ctrl+o to expand)"]);
+test("summaries: a command's last line, other tools' first, the line count; silent edits; reads by size", () => {
+	expect(plain(resultSummary("bash", text("\none\ntwo\n\nthree\n"), false))).toEqual(["   ⎿ three (5 lines, ctrl+o to expand)"]);
+	expect(plain(resultSummary("grep", text("\nfirst\nsecond"), false))).toEqual(["   ⎿ first (3 lines, ctrl+o to expand)"]);
 	expect(plain(resultSummary("bash", text("just one"), false))).toEqual(["   ⎿ just one"]);
+	expect(plain(resultSummary("bash", text("1 failed\n\nCommand exited with code 1"), true))).toEqual(["   ⎿ 1 failed · exited with code 1 (3 lines, ctrl+o to expand)"]);
 	expect(plain(resultSummary("bash", text(""), false))).toEqual(["   ⎿ (no output)"]);
-	expect(plain(resultSummary("bash", text("boom\nstack"), true))).toEqual(["   ⎿ boom (+1 lines, ctrl+o to expand)"]);
+	expect(plain(resultSummary("edit", text("old text not found\nin a.ts"), true))).toEqual(["   ⎿ in a.ts (2 lines, ctrl+o to expand)"]);
 	expect(resultSummary("edit", text("Edited"), false)).toEqual([]);
 	expect(plain(resultSummary("read", text("a\nb\nc"), false))).toEqual(["   ⎿ 3 lines (ctrl+o to expand)"]);
 });
