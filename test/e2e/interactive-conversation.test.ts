@@ -127,4 +127,49 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
+
+	test("session commands: /name, /session, /fork back into the input, /new, /resume, /tree", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "Answer one." }, { text: "Answer two." });
+		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
+		await term.waitFor("\n›");
+		term.type("first question");
+		term.keys("Enter");
+		await term.waitFor("Answer one.");
+		term.type("second question");
+		term.keys("Enter");
+		await term.waitFor("Answer two.");
+		term.type("/name Demo");
+		term.keys("Enter");
+		await term.waitFor(" Session name: Demo");
+		term.type("/session");
+		term.keys("Enter");
+		const stats = await term.waitFor("   Cost");
+		expect(stats).toContain("   Name      Demo\n   Model     mock/mock-model · thinking off\n   Messages  2 user, 2 assistant, 0 tool calls, 4 in all\n");
+		term.type("/fork");
+		term.keys("Enter");
+		expect(await term.waitFor("○ first question")).toContain("◆  Fork from which message?\n│  ● second question\n│  ○ first question");
+		term.keys("Enter");
+		const forked = await term.waitFor("Forked into a new session");
+		expect(forked).toEndWith(" Forked into a new session. The message is back in the input: edit it and press Enter.\n\n› first question\n\n Answer one.\n\n› second question");
+		term.keys("C-u");
+		term.type("/new");
+		term.keys("Enter");
+		await term.waitFor(" New session started.");
+		term.type("/resume");
+		term.keys("Enter");
+		expect(await term.waitFor("● Demo")).toContain("◆  Resume a session\n│  ● Demo (");
+		term.keys("Enter");
+		expect(await term.waitFor(" Resumed Demo")).toEndWith(" Resumed Demo\n\n› first question\n\n Answer one.\n\n› second question\n\n Answer two.\n\n›");
+		term.type("/tree");
+		term.keys("Enter");
+		expect(await term.waitFor("Answer two. ← current")).toContain(
+			"◆  Session tree: move to\n│  ○ user: first question\n│  ○ assistant: Answer one.\n│  ○ user: second question\n│  ● assistant: Answer two. ← current",
+		);
+		term.keys("Up", "Enter");
+		// Moving to a user message goes to just before it, with its text back in the input.
+		expect(await term.waitFor(" Moved to")).toEndWith(" Moved to user: second question\n\n› first question\n\n Answer one.\n\n› second question");
+		term.keys("C-u", "C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
 });

@@ -175,6 +175,43 @@ export default function (pi) {
 		expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
 	}, TIMEOUT);
 
+	test("custom messages through message renderers (pi-tui components, text, fallback); ctx.shutdown() exits", async () => {
+		await using world = new TempWorld();
+		const ext = world.write(
+			"messages.ts",
+			`import { Box, Text } from "@mariozechner/pi-tui";
+export default function (pi) {
+	pi.registerMessageRenderer("boxed", (message, { expanded }, theme) => {
+		const box = new Box(2, 0);
+		box.addChild(new Text(theme.bold("Status: ") + message.content + (expanded ? " (expanded)" : "")));
+		return box;
+	});
+	pi.registerMessageRenderer("broken", () => { throw new Error("renderer bug"); });
+	pi.registerCommand("status", {
+		description: "Send custom messages",
+		handler: async () => {
+			pi.sendMessage({ customType: "boxed", content: "all good", display: true });
+			pi.sendMessage({ customType: "broken", content: "still readable", display: true });
+			pi.sendMessage({ customType: "plain", content: "no renderer", display: true });
+			pi.sendMessage({ customType: "hidden", content: "not shown", display: false });
+		},
+	});
+	pi.registerCommand("bye", { description: "Leave", handler: async (_a, ctx) => ctx.shutdown() });
+	pi.on("session_shutdown", (e) => console.log("shutdown: " + e.reason));
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		await term.waitFor("\n›");
+		term.type("/status");
+		term.keys("Enter");
+		expect(await term.waitFor("[plain] no renderer")).toEndWith("\n\n   Status: all good\n\n [broken] still readable\n\n [plain] no renderer\n\n›");
+		expect(term.transcript()).not.toContain("not shown");
+		term.type("/bye");
+		term.keys("Enter");
+		expect(await term.waitFor("EXIT=")).toEndWith("\nshutdown: quit\nEXIT=0");
+	}, TIMEOUT);
+
 	test("/reload picks up an edited extension", async () => {
 		await using world = new TempWorld();
 		const ext = world.write("greet.ts", COMMAND("greet", "Greets v1").replace('"greet ran"', '"hello v1"'));
