@@ -24,8 +24,7 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		);
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.waitFor("\n›");
-		term.type("run it");
-		term.keys("Enter");
+		term.submit("run it");
 		const screen = await term.waitFor("That is all.\n");
 		expect(screen).toContain(
 			[
@@ -63,14 +62,12 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		world.mock.script({ text: "I will think about this for a very long time", hang: true }, { text: "Fresh answer." });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.waitFor("\n›");
-		term.type("slow please");
-		term.keys("Enter");
+		term.submit("slow please");
 		// The unfinished line shows as it streams, before any newline arrives.
 		await term.waitFor(/\n I will\S*/);
 		term.keys("Escape");
 		expect(await term.waitFor("Aborted.")).toEndWith(" Aborted.\n\n›");
-		term.type("again");
-		term.keys("Enter");
+		term.submit("again");
 		expect(await term.waitFor("Fresh answer.")).toEndWith("› again\n\n Fresh answer.\n\n›");
 		expect(world.mock.requests.length).toBe(2);
 		term.keys("C-d");
@@ -91,11 +88,9 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		);
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.waitFor("\n›");
-		term.type("start");
-		term.keys("Enter");
+		term.submit("start");
 		await term.waitFor("(esc to interrupt)");
-		term.type("also this");
-		term.keys("Enter");
+		term.submit("also this");
 		term.type("and later that");
 		term.keys("M-Enter");
 		const queued = await term.waitFor("↳ follow-up: and later that");
@@ -113,14 +108,11 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		world.mock.script({ text: "Noted." });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.waitFor("\n›");
-		term.type("!echo visible-output");
-		term.keys("Enter");
+		term.submit("!echo visible-output");
 		await term.waitFor("   visible-output");
-		term.type("!!echo hidden-output");
-		term.keys("Enter");
+		term.submit("!!echo hidden-output");
 		await term.waitFor("   hidden-output");
-		term.type("what ran?");
-		term.keys("Enter");
+		term.submit("what ran?");
 		await term.waitFor("Noted.");
 		const seen = userTexts(world, 0);
 		expect(seen).toEqual(["Ran `echo visible-output` (exit code 0)\n```\nvisible-output\n\n```", "what ran?"]);
@@ -133,36 +125,28 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		world.mock.script({ text: "Answer one." }, { text: "Answer two." });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.waitFor("\n›");
-		term.type("first question");
-		term.keys("Enter");
+		term.submit("first question");
 		await term.waitFor("Answer one.");
-		term.type("second question");
-		term.keys("Enter");
+		term.submit("second question");
 		await term.waitFor("Answer two.");
-		term.type("/name Demo");
-		term.keys("Enter");
+		term.submit("/name Demo");
 		await term.waitFor(" Session name: Demo");
-		term.type("/session");
-		term.keys("Enter");
+		term.submit("/session");
 		const stats = await term.waitFor("   Cost");
 		expect(stats).toContain("   Name      Demo\n   Model     mock/mock-model · thinking off\n   Messages  2 user, 2 assistant, 0 tool calls, 4 in all\n");
-		term.type("/fork");
-		term.keys("Enter");
+		term.submit("/fork");
 		expect(await term.waitFor("○ first question")).toContain("◆  Fork from which message?\n│  ● second question\n│  ○ first question");
 		term.keys("Enter");
 		const forked = await term.waitFor("Forked into a new session");
 		expect(forked).toEndWith(" Forked into a new session. The message is back in the input: edit it and press Enter.\n\n› first question\n\n Answer one.\n\n› second question");
 		term.keys("C-u");
-		term.type("/new");
-		term.keys("Enter");
+		term.submit("/new");
 		await term.waitFor(" New session started.");
-		term.type("/resume");
-		term.keys("Enter");
+		term.submit("/resume");
 		expect(await term.waitFor("● Demo")).toContain("◆  Resume a session\n│  ● Demo (");
 		term.keys("Enter");
 		expect(await term.waitFor(" Resumed Demo")).toEndWith(" Resumed Demo\n\n› first question\n\n Answer one.\n\n› second question\n\n Answer two.\n\n›");
-		term.type("/tree");
-		term.keys("Enter");
+		term.submit("/tree");
 		expect(await term.waitFor("Answer two. ← current")).toContain(
 			"◆  Session tree: move to\n│  ○ user: first question\n│  ○ assistant: Answer one.\n│  ○ user: second question\n│  ● assistant: Answer two. ← current",
 		);

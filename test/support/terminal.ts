@@ -62,6 +62,12 @@ export class Terminal implements AsyncDisposable {
 		this.tmux(["send-keys", "-l", text]);
 	}
 
+	/** Type a line and press Enter. */
+	submit(text: string): void {
+		this.type(text);
+		this.keys("Enter");
+	}
+
 	/** Wait until the transcript contains `text` (fails with the screen after 15 s). */
 	async waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
 		const deadline = Date.now() + timeoutMs;
