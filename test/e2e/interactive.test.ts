@@ -208,6 +208,35 @@ export default function (pi) {
 		expect(await term.waitFor("EXIT=")).toEndWith("\nshutdown: quit\nEXIT=0");
 	}, TIMEOUT);
 
+	test("ctx.ui.editor opens $VISUAL on the prefilled text; quietStartup hides the list unless --verbose", async () => {
+		await using world = new TempWorld();
+		world.write("home/.agent/settings.json", JSON.stringify({ quietStartup: true }));
+		const visual = world.write("bin/edit.sh", '#!/bin/sh\nprintf "%s and more" "$(cat "$1")" > "$1"\n');
+		Bun.spawnSync(["chmod", "+x", visual]);
+		const ext = world.write(
+			"write.ts",
+			`export default function (pi) {
+	pi.registerCommand("write", {
+		description: "Edit a text",
+		handler: async (_a, ctx) => ctx.ui.notify("got: " + (await ctx.ui.editor("Write something", "draft"))),
+	});
+}
+`,
+		);
+		{
+			await using term = new Terminal(world, ["-ne", "-e", ext], { env: { VISUAL: visual } });
+			const start = await term.waitFor("\n›");
+			expect(start).not.toContain("[Extensions]");
+			expect(start).toStartWith(" Warning: No model is configured.");
+			term.submit("/write");
+			expect(await term.waitFor("got:")).toEndWith(" got: draft and more\n\n›");
+			term.keys("C-d");
+			await term.waitFor("EXIT=0");
+		}
+		await using verbose = new Terminal(world, ["-ne", "-e", ext, "--verbose"]);
+		expect(await verbose.waitFor("\n›")).toContain(`[Extensions]\n  path\n    ${ext}\n`);
+	}, TIMEOUT);
+
 	test("/reload picks up an edited extension", async () => {
 		await using world = new TempWorld();
 		const ext = world.write("greet.ts", COMMAND("greet", "Greets v1").replace('"greet ran"', '"hello v1"'));

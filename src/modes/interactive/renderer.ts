@@ -17,6 +17,8 @@ export interface RenderSurface {
 	readonly expanded: boolean;
 	readonly cwd: string;
 	readonly hiddenThinkingLabel: string | undefined;
+	/** Something is on the screen already (so a block starts with a blank line). */
+	readonly hasOutput: boolean;
 	extensions(): Extension[];
 	tool(name: string): unknown;
 	/** The agent started or stopped working (the spinner runs meanwhile). */
@@ -56,7 +58,7 @@ export class ConversationRenderer {
 
 	/** Print a block of lines, separated from what came before by a blank line. */
 	block(lines: string[]): void {
-		this.surface.print(["", ...lines]);
+		this.surface.print(this.surface.hasOutput ? ["", ...lines] : lines);
 	}
 
 	handle(event: AgentSessionEvent): void {

@@ -87,6 +87,9 @@ export class Repl implements RenderSurface {
 	get columns(): number {
 		return this.terminal.columns;
 	}
+	get hasOutput(): boolean {
+		return this.terminal.hasOutput;
+	}
 	extensions(): Extension[] {
 		return this.host?.extensions ?? this.options.extensions;
 	}

@@ -26,6 +26,8 @@ export class Terminal {
 	private frame: () => LiveFrame = () => ({ lines: [] });
 	private dataListener: ((data: string) => void) | undefined;
 	private started = false;
+	/** Whether anything has been printed yet (the first block needs no blank line above it). */
+	hasOutput = false;
 
 	get columns(): number {
 		return process.stdout.columns || 80;
@@ -123,6 +125,7 @@ export class Terminal {
 	/** Print finished lines above the live region (queued while a dialog owns the screen). */
 	print(lines: string[]): void {
 		if (lines.length === 0) return;
+		this.hasOutput = true;
 		if (this.suspended) {
 			this.queued.push(...lines);
 			return;
