@@ -57,6 +57,45 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 
+	test("an extension tool's renderCall / renderResult replace the default lines; a throwing renderer falls back", async () => {
+		await using world = await mockWorld();
+		const ext = world.write(
+			"shout.ts",
+			`import { Text } from "@mariozechner/pi-tui";
+import { Type } from "typebox";
+export default function (pi) {
+	pi.registerTool({
+		name: "shout",
+		label: "Shout",
+		description: "Upper-case a text",
+		parameters: Type.Object({ text: Type.String() }),
+		execute: async (_id, { text }) => ({ content: [{ type: "text", text: text.toUpperCase() }], details: {} }),
+		renderCall: (args, theme) => new Text(theme.bold("shouting ") + args.text),
+		renderResult: (result, { expanded }) => new Text("=> " + result.content[0].text + (expanded ? " (all of it)" : "")),
+	});
+	pi.registerTool({
+		name: "whisper",
+		label: "Whisper",
+		description: "Lower-case a text",
+		parameters: Type.Object({ text: Type.String() }),
+		execute: async (_id, { text }) => ({ content: [{ type: "text", text: text.toLowerCase() }], details: {} }),
+		renderCall: () => { throw new Error("renderer bug"); },
+	});
+}
+`,
+		);
+		world.mock.script({ toolCalls: [{ name: "shout", arguments: { text: "hi" } }, { name: "whisper", arguments: { text: "QUIET" } }] }, { text: "Done." });
+		await using term = new Terminal(world, ["-ne", "-e", ext, "--model", MODEL.openai]);
+		await term.waitFor("\n›");
+		term.submit("go");
+		// Parallel calls: each call is printed with its result, in the order they finish.
+		const screen = await term.waitFor("Done.");
+		expect(screen).toContain("\n shouting hi\n   => HI\n");
+		expect(screen).toContain('\n whisper {"text":"QUIET"}\n   ⎿ quiet\n');
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
 	test("Escape aborts a streaming run; the next prompt works", async () => {
 		await using world = await mockWorld();
 		world.mock.script({ text: "I will think about this for a very long time", hang: true }, { text: "Fresh answer." });

@@ -97,9 +97,12 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 
 	const keymap = new Keymap(repl);
 	const restoreConsole = redirectConsole(repl);
+	// Raw mode turns ctrl+c into a key; these come from outside. Each leaves the terminal as it was.
+	const onInt = () => void repl.exit(130);
 	const onTerm = () => void repl.exit(143);
 	const onHup = () => void repl.exit(129);
 	const onEnd = () => void repl.exit(0);
+	process.on("SIGINT", onInt);
 	process.on("SIGTERM", onTerm);
 	process.on("SIGHUP", onHup);
 	process.stdin.on("end", onEnd);
@@ -117,6 +120,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 		return await repl.done;
 	} finally {
 		restoreConsole();
+		process.off("SIGINT", onInt);
 		process.off("SIGTERM", onTerm);
 		process.off("SIGHUP", onHup);
 		process.stdin.off("end", onEnd);

@@ -28,9 +28,10 @@ export interface RenderSurface {
 interface RunningTool {
 	name: string;
 	args: unknown;
-	/** The call line was printed at start (edits wait for their diff). */
-	shown: boolean;
 	state: Record<string, unknown>;
+	/** The call as shown while it runs (computed once; renderers are not called per frame). */
+	line?: string[];
+	/** Output so far (tool_execution_update), shown under the running call. */
 	partial?: string;
 }
 
@@ -53,12 +54,31 @@ export class ConversationRenderer {
 	private lastExpanded: string[] | undefined;
 	private queue: { steering: string[]; followUp: string[] } = { steering: [], followUp: [] };
 	private working = false;
+	/** Lines held back while a replay is printed, so it appears in one piece. */
+	private batch: string[] | undefined;
 
 	constructor(private readonly surface: RenderSurface) {}
 
+	private print(lines: string[]): void {
+		if (this.batch) this.batch.push(...lines);
+		else this.surface.print(lines);
+	}
+
 	/** Print a block of lines, separated from what came before by a blank line. */
 	block(lines: string[]): void {
-		this.surface.print(this.surface.hasOutput ? ["", ...lines] : lines);
+		this.print(this.surface.hasOutput || (this.batch?.length ?? 0) > 0 ? ["", ...lines] : lines);
+	}
+
+	/** Everything `fn` prints goes out in one write. */
+	batched(fn: () => void): void {
+		this.batch = [];
+		try {
+			fn();
+		} finally {
+			const lines = this.batch;
+			this.batch = undefined;
+			this.surface.print(lines);
+		}
 	}
 
 	handle(event: AgentSessionEvent): void {
@@ -99,9 +119,19 @@ export class ConversationRenderer {
 				this.surface.redraw();
 				return;
 			case "auto_retry_start":
-				this.surface.print([pc.yellow(`${MARGIN}Retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt}/${event.maxAttempts}): ${event.errorMessage}`)]);
+				this.print([pc.yellow(`${MARGIN}Retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt}/${event.maxAttempts}): ${event.errorMessage}`)]);
 				return;
 		}
+	}
+
+	/** The run is over (normally agent_end says so; a run that threw never sent it). */
+	settle(): void {
+		if (!this.working) return;
+		this.flushText();
+		this.working = false;
+		this.thinking = undefined;
+		this.tools.clear();
+		this.surface.setWorking(false);
 	}
 
 	private messageStart(message: AgentMessage): void {
@@ -149,7 +179,7 @@ export class ConversationRenderer {
 		const out = lines.map((l) => MARGIN + l);
 		if (!this.blockOpen) out.unshift("");
 		this.blockOpen = true;
-		this.surface.print(out);
+		this.print(out);
 	}
 
 	private flushText(): void {
@@ -222,18 +252,19 @@ export class ConversationRenderer {
 		return [MARGIN + toolCallLine(tool.name, tool.args, this.surface.cwd, details)];
 	}
 
+	/** A running call lives at the bottom (with its output tail) until it ends. */
 	private toolStart(id: string, name: string, args: unknown): void {
 		this.flushText();
-		const tool: RunningTool = { name, args, shown: name !== "edit", state: {} };
+		const tool: RunningTool = { name, args, state: {} };
+		tool.line = this.callLines(id, tool);
 		this.tools.set(id, tool);
-		if (tool.shown) this.block(this.callLines(id, tool));
 		this.surface.redraw();
 	}
 
+	/** Call and result are printed together when the call ends, so parallel calls never interleave. */
 	private toolEnd(id: string, name: string, result: AgentToolResult, isError: boolean): void {
-		const tool = this.tools.get(id) ?? { name, args: {}, shown: false, state: {} };
+		const tool = this.tools.get(id) ?? { name, args: {}, state: {} };
 		this.tools.delete(id);
-		const out: string[] = tool.shown ? [] : ["", ...this.callLines(id, tool, result.details)];
 		const full = resultFull(name, result, isError);
 		let shown = this.surface.expanded ? full : resultSummary(name, result, isError);
 		const custom = this.renderers(name)?.renderResult;
@@ -245,8 +276,9 @@ export class ConversationRenderer {
 				// Renderer threw: the default summary.
 			}
 		}
-		this.lastExpanded = full;
-		this.surface.print([...out, ...shown]);
+		const call = this.callLines(id, tool, result.details);
+		this.lastExpanded = [...call, ...full];
+		this.block([...call, ...shown]);
 	}
 
 	/** ctrl+o: print the last tool result (or thinking) in full. False when there is none. */
@@ -287,7 +319,7 @@ export class ConversationRenderer {
 					break;
 				}
 				case "toolResult":
-					this.surface.print(resultSummary(m.toolName, { content: m.content, details: m.details }, m.isError));
+					this.print(resultSummary(m.toolName, { content: m.content, details: m.details }, m.isError));
 					break;
 				case "bashExecution":
 					this.block([`${MARGIN}${pc.bold("$")} ${m.command}`, ...resultSummary("bash", { content: [{ type: "text", text: m.output }], details: {} }, false)]);
@@ -313,6 +345,7 @@ export class ConversationRenderer {
 		else if (this.thinking !== undefined) lines.push(pc.dim(`${MARGIN}${spinner} ${this.surface.hiddenThinkingLabel ?? "Thinking"}…`));
 		else if (this.working && workingVisible) {
 			for (const tool of this.tools.values()) {
+				lines.push(...(tool.line ?? []));
 				if (tool.partial) lines.push(...tool.partial.split("\n").slice(-3).map((l) => pc.dim(`     ${l}`)));
 			}
 			lines.push(`${MARGIN}${pc.cyan(spinner)} ${workingMessage ?? "Working…"} ${pc.dim("(esc to interrupt)")}`);

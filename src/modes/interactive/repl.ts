@@ -232,6 +232,7 @@ export class Repl implements RenderSurface {
 		});
 		await this.busy;
 		this.busy = undefined;
+		if (!host.session.isStreaming) this.renderer.settle();
 		const next = this.waiting.shift();
 		if (next) await this.submit(next.text, next.behavior);
 	}

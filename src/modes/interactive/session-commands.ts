@@ -28,8 +28,10 @@ function ago(date: Date): string {
 /** Reprint the conversation the session now holds. */
 function reprint(repl: Repl, title: string): void {
 	const messages = hostOf(repl).session.messages;
-	repl.info(title);
-	repl.renderer.replay(messages);
+	repl.renderer.batched(() => {
+		repl.info(title);
+		repl.renderer.replay(messages);
+	});
 }
 
 /** What a tree entry says in the picker; undefined for entries that are not worth a row. */
