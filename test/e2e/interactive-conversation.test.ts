@@ -25,8 +25,7 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.waitFor("\n›");
 		term.submit("run it");
-		const screen = await term.waitFor("That is all.\n");
-		expect(screen).toContain(
+		await term.waitForEnd(
 			[
 				"› run it",
 				"",
@@ -52,7 +51,7 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		);
 		expect(readMessages(world.mock.requests[1]!).at(-1)).toMatchObject({ role: "toolResult", text: "one\ntwo\nthree" });
 		term.keys("C-o");
-		expect(await term.waitFor("   ⎿ one\n     two")).toEndWith("   ⎿ one\n     two\n     three\n\n›");
+		await term.waitForEnd("   ⎿ one\n     two\n     three\n\n›");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
@@ -105,9 +104,9 @@ export default function (pi) {
 		// The unfinished line shows as it streams, before any newline arrives.
 		await term.waitFor(/\n I will\S*/);
 		term.keys("Escape");
-		expect(await term.waitFor("Aborted.")).toEndWith(" Aborted.\n\n›");
+		await term.waitForEnd(" Aborted.\n\n›");
 		term.submit("again");
-		expect(await term.waitFor("Fresh answer.")).toEndWith("› again\n\n Fresh answer.\n\n›");
+		await term.waitForEnd("› again\n\n Fresh answer.\n\n›");
 		expect(world.mock.requests.length).toBe(2);
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
@@ -176,22 +175,21 @@ export default function (pi) {
 		term.submit("/fork");
 		expect(await term.waitFor("○ first question")).toContain("◆  Fork from which message?\n│  ● second question\n│  ○ first question");
 		term.keys("Enter");
-		const forked = await term.waitFor("Forked into a new session");
-		expect(forked).toEndWith(" Forked into a new session. The message is back in the input: edit it and press Enter.\n\n› first question\n\n Answer one.\n\n› second question");
+		await term.waitForEnd(" Forked into a new session. The message is back in the input: edit it and press Enter.\n\n› first question\n\n Answer one.\n\n› second question");
 		term.keys("C-u");
 		term.submit("/new");
 		await term.waitFor(" New session started.");
 		term.submit("/resume");
 		expect(await term.waitFor("● Demo")).toContain("◆  Resume a session\n│  ● Demo (");
 		term.keys("Enter");
-		expect(await term.waitFor(" Resumed Demo")).toEndWith(" Resumed Demo\n\n› first question\n\n Answer one.\n\n› second question\n\n Answer two.\n\n›");
+		await term.waitForEnd(" Resumed Demo\n\n› first question\n\n Answer one.\n\n› second question\n\n Answer two.\n\n›");
 		term.submit("/tree");
 		expect(await term.waitFor("Answer two. ← current")).toContain(
 			"◆  Session tree: move to\n│  ○ user: first question\n│  ○ assistant: Answer one.\n│  ○ user: second question\n│  ● assistant: Answer two. ← current",
 		);
 		term.keys("Up", "Enter");
 		// Moving to a user message goes to just before it, with its text back in the input.
-		expect(await term.waitFor(" Moved to")).toEndWith(" Moved to user: second question\n\n› first question\n\n Answer one.\n\n› second question");
+		await term.waitForEnd(" Moved to user: second question\n\n› first question\n\n Answer one.\n\n› second question");
 		term.keys("C-u", "C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

@@ -79,9 +79,18 @@ export class Terminal implements AsyncDisposable {
 		}
 	}
 
-	/** Wait until the screen ends with the empty input line (the REPL is idle and ready). */
-	async waitForPrompt(timeoutMs = 15_000): Promise<string> {
-		return this.waitFor(/\n›$/, timeoutMs);
+	/**
+	 * Wait until the transcript ends with `text`: the screen has settled into that state (a check
+	 * made right after a partial match could see half-typed input or a menu still filtering).
+	 */
+	async waitForEnd(text: string, timeoutMs = 15_000): Promise<string> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const s = this.transcript();
+			if (s.endsWith(text)) return s;
+			if (Date.now() > deadline) throw new Error(`timed out waiting for the screen to end with ${JSON.stringify(text)}; screen:\n${s}`);
+			await Bun.sleep(40);
+		}
 	}
 
 	async [Symbol.asyncDispose](): Promise<void> {

@@ -124,8 +124,9 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				repl.info("Fork cancelled by an extension.");
 				return;
 			}
-			reprint(repl, "Forked into a new session. The message is back in the input: edit it and press Enter.");
+			// The input first: the reprint draws the prompt with it in the same write.
 			if (result.text !== undefined) repl.editor.setText(result.text);
+			reprint(repl, "Forked into a new session. The message is back in the input: edit it and press Enter.");
 		},
 	},
 	{
@@ -156,8 +157,8 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				repl.info("Move cancelled by an extension.");
 				return;
 			}
-			reprint(repl, `Moved to ${pc.bold(rows.find((r) => r.id === picked)?.label.trim() ?? picked)}`);
 			if (userText !== undefined && target !== picked) repl.editor.setText(userText);
+			reprint(repl, `Moved to ${pc.bold(rows.find((r) => r.id === picked)?.label.trim() ?? picked)}`);
 		},
 	},
 ];
