@@ -279,4 +279,33 @@ export default function (pi) {
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
+
+	test("closing the terminal ends the process; extensions get session_shutdown", async () => {
+		await using world = new TempWorld();
+		const log = join(world.root, "lifecycle.log");
+		const ext = world.write(
+			"life.ts",
+			`import { appendFileSync } from "node:fs";
+export default function (pi) {
+	pi.on("session_start", () => appendFileSync(${JSON.stringify(log)}, "pid " + process.pid + "\\n"));
+	pi.on("session_shutdown", (e) => appendFileSync(${JSON.stringify(log)}, "shutdown " + e.reason + "\\n"));
+}
+`,
+		);
+		const term = new Terminal(world, ["-ne", "-e", ext]);
+		await term.waitFor("\n›");
+		const pid = Number(/pid (\d+)/.exec(await Bun.file(log).text())![1]);
+		term.close();
+		const alive = () => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		};
+		for (let i = 0; i < 100 && alive(); i++) await Bun.sleep(50);
+		expect(alive()).toBe(false);
+		expect(await Bun.file(log).text()).toBe(`pid ${pid}\nshutdown quit\n`);
+	}, TIMEOUT);
 });

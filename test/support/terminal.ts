@@ -93,7 +93,12 @@ export class Terminal implements AsyncDisposable {
 		}
 	}
 
-	async [Symbol.asyncDispose](): Promise<void> {
+	/** Close the terminal under the program (like closing the window): tmux hangs up on it. */
+	close(): void {
 		this.tmux(["kill-server"]);
+	}
+
+	async [Symbol.asyncDispose](): Promise<void> {
+		this.close();
 	}
 }

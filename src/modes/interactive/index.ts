@@ -100,8 +100,15 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 	// Raw mode turns ctrl+c into a key; these come from outside. Each leaves the terminal as it was.
 	const onInt = () => void repl.exit(130);
 	const onTerm = () => void repl.exit(143);
-	const onHup = () => void repl.exit(129);
-	const onEnd = () => void repl.exit(0);
+	// A closed terminal: say goodbye to extensions, write nothing more.
+	const onHup = () => {
+		terminal.hangUp();
+		void repl.exit(129);
+	};
+	const onEnd = () => {
+		terminal.hangUp();
+		void repl.exit(0);
+	};
 	process.on("SIGINT", onInt);
 	process.on("SIGTERM", onTerm);
 	process.on("SIGHUP", onHup);

@@ -306,8 +306,12 @@ export class Repl implements RenderSurface {
 			await this.host?.shutdown();
 		} catch (error) {
 			this.errorOf(error);
+		} finally {
+			try {
+				this.terminal.stop();
+			} finally {
+				this.finish(code);
+			}
 		}
-		this.terminal.stop();
-		this.finish(code);
 	}
 }

@@ -26,6 +26,8 @@ export class Terminal {
 	private frame: () => LiveFrame = () => ({ lines: [] });
 	private dataListener: ((data: string) => void) | undefined;
 	private started = false;
+	/** The terminal went away (hang-up): nothing more is written. */
+	private gone = false;
 	/** Whether anything has been printed yet (the first block needs no blank line above it). */
 	hasOutput = false;
 
@@ -34,6 +36,21 @@ export class Terminal {
 	}
 	get height(): number {
 		return process.stdout.rows || 24;
+	}
+
+	/** Every write goes through here: once the terminal has hung up, writes are dropped, not thrown. */
+	private write(text: string): void {
+		if (this.gone || text === "") return;
+		try {
+			writeStdout(text);
+		} catch {
+			this.gone = true;
+		}
+	}
+
+	/** The terminal hung up (SIGHUP, end of input): stop writing to it. */
+	hangUp(): void {
+		this.gone = true;
 	}
 
 	/** What the live region shows; called on every redraw. */
@@ -65,13 +82,17 @@ export class Terminal {
 	stop(): void {
 		if (!this.started) return;
 		this.started = false;
-		writeStdout(this.eraseSequence() + `${ESC}?25h`);
+		this.write(this.eraseSequence() + `${ESC}?25h`);
 		this.rows = 0;
 		this.cursorRow = 0;
 		process.stdout.off("resize", this.onResize);
 		const stdin = process.stdin;
 		if (this.dataListener) stdin.off("data", this.dataListener);
-		if (stdin.isTTY) stdin.setRawMode(false);
+		try {
+			if (stdin.isTTY && !this.gone) stdin.setRawMode(false);
+		} catch {
+			// The terminal is gone; there is no mode to restore.
+		}
 		stdin.pause();
 	}
 
@@ -119,7 +140,7 @@ export class Terminal {
 	/** Redraw the live region in place. */
 	redraw(): void {
 		if (this.suspended) return;
-		writeStdout(`${ESC}?25l${this.eraseSequence()}${this.drawSequence()}${ESC}?25h`);
+		this.write(`${ESC}?25l${this.eraseSequence()}${this.drawSequence()}${ESC}?25h`);
 	}
 
 	/** Print finished lines above the live region (queued while a dialog owns the screen). */
@@ -130,12 +151,12 @@ export class Terminal {
 			this.queued.push(...lines);
 			return;
 		}
-		writeStdout(`${ESC}?25l${this.eraseSequence()}${lines.map((l) => `${l}\r\n`).join("")}${this.drawSequence()}${ESC}?25h`);
+		this.write(`${ESC}?25l${this.eraseSequence()}${lines.map((l) => `${l}\r\n`).join("")}${this.drawSequence()}${ESC}?25h`);
 	}
 
 	/** Write raw bytes (an OSC title) without touching the live region. */
 	raw(text: string): void {
-		writeStdout(text);
+		this.write(text);
 	}
 
 	get isSuspended(): boolean {
@@ -145,7 +166,7 @@ export class Terminal {
 	/** Hand the screen and stdin to someone else (a clack dialog, $EDITOR). */
 	suspend(): void {
 		if (this.suspended) return;
-		writeStdout(this.eraseSequence());
+		this.write(this.eraseSequence());
 		this.rows = 0;
 		this.cursorRow = 0;
 		this.suspended = true;
