@@ -28,14 +28,17 @@ export class Dialogs {
 		private readonly events: DialogEvents,
 	) {}
 
-	/** Run one dialog with the screen handed to clack; dialogs asked for meanwhile wait their turn. */
-	private run<T>(method: DialogMethod, title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>): Promise<T | undefined> {
-		const next = this.queue.then(() => this.open(method, title, opts, show));
+	/**
+	 * Run one dialog with the screen handed to clack; dialogs asked for meanwhile wait their turn.
+	 * Extensions hear of their own dialogs (ui_prompt_start / _end), not of the REPL's pickers.
+	 */
+	private run<T>(method: DialogMethod, title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>, announce = true): Promise<T | undefined> {
+		const next = this.queue.then(() => this.open(method, title, opts, show, announce));
 		this.queue = next.catch(() => {});
 		return next;
 	}
 
-	private async open<T>(method: DialogMethod, title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>): Promise<T | undefined> {
+	private async open<T>(method: DialogMethod, title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>, announce: boolean): Promise<T | undefined> {
 		if (opts?.signal?.aborted) return undefined;
 		const controller = new AbortController();
 		const abort = () => controller.abort();
@@ -52,7 +55,7 @@ export class Dialogs {
 			signal: controller.signal,
 		};
 		this.terminal.suspend();
-		this.events.start(method, title);
+		if (announce) this.events.start(method, title);
 		let cancelled = true;
 		try {
 			const result = await show(common);
@@ -63,7 +66,7 @@ export class Dialogs {
 			clearInterval(ticker);
 			opts?.signal?.removeEventListener("abort", abort);
 			this.terminal.resume();
-			this.events.end(method, title, cancelled);
+			if (announce) this.events.end(method, title, cancelled);
 		}
 	}
 
@@ -74,12 +77,18 @@ export class Dialogs {
 		});
 	}
 
-	/** A select whose options carry a value, label and hint (the built-in pickers). */
+	/** The REPL's own pickers: options with a value, label and hint. */
 	pick<T>(title: string, options: { value: T; label: string; hint?: string }[], initialValue?: T): Promise<T | undefined> {
-		return this.run<T>("select", title, undefined, async (common) => {
-			const { select } = await import("@clack/prompts");
-			return select<T>(withMessage(common, { options: options as never, initialValue, maxItems: 12 }));
-		});
+		return this.run<T>(
+			"select",
+			title,
+			undefined,
+			async (common) => {
+				const { select } = await import("@clack/prompts");
+				return select<T>(withMessage(common, { options: options as never, initialValue, maxItems: 12 }));
+			},
+			false,
+		);
 	}
 
 	async confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean> {
@@ -90,23 +99,30 @@ export class Dialogs {
 		return answer ?? false;
 	}
 
-	input(title: string, placeholder?: string, opts?: DialogOptions & { initialValue?: string }): Promise<string | undefined> {
-		return this.run<string>("input", title, opts, async (common) => {
-			const { text } = await import("@clack/prompts");
-			return text(withMessage(common, { placeholder, initialValue: opts?.initialValue }));
-		});
+	/** `own`: the REPL asking (/name), not an extension. */
+	input(title: string, placeholder?: string, opts?: DialogOptions & { initialValue?: string; own?: boolean }): Promise<string | undefined> {
+		return this.run<string>(
+			"input",
+			title,
+			opts,
+			async (common) => {
+				const { text } = await import("@clack/prompts");
+				return text(withMessage(common, { placeholder, initialValue: opts?.initialValue }));
+			},
+			!opts?.own,
+		);
 	}
 
-	/** $VISUAL / $EDITOR on a temp file, else a multi-line prompt. */
-	editor(title: string, prefill = ""): Promise<string | undefined> {
+	/** $VISUAL / $EDITOR on a temp file, else a multi-line prompt. `own`: the REPL asking (ctrl+g). */
+	editor(title: string, prefill = "", own = false): Promise<string | undefined> {
 		const command = process.env.VISUAL || process.env.EDITOR;
-		if (!command) {
-			return this.run<string>("editor", title, undefined, async (common) => {
-				const { multiline } = await import("@clack/prompts");
-				return multiline(withMessage(common, { initialValue: prefill }));
-			});
-		}
-		return this.run<string>("editor", title, undefined, async () => externalEditor(command, prefill));
+		const show = command
+			? async () => externalEditor(command, prefill)
+			: async (common: ClackCommon) => {
+					const { multiline } = await import("@clack/prompts");
+					return multiline(withMessage(common, { initialValue: prefill }));
+				};
+		return this.run<string>("editor", title, undefined, show, !own);
 	}
 }
 

@@ -91,7 +91,7 @@ export class Keymap {
 				return;
 			case "ctrl+g":
 				void repl.guard(async () => {
-					const text = await repl.dialogs.editor("Edit the message", repl.editor.text);
+					const text = await repl.dialogs.editor("Edit the message", repl.editor.text, true);
 					if (text !== undefined) repl.editor.setText(text);
 				});
 				return;
