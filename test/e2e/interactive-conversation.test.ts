@@ -19,7 +19,7 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 	test("a streamed answer with a tool call: one line per call, collapsed result, markdown, ctrl+o expands", async () => {
 		await using world = await mockWorld();
 		world.mock.script(
-			{ text: "Let me look.", toolCalls: [{ name: "bash", arguments: { command: "printf 'one\\ntwo\\nthree\\n'" } }] },
+			{ thinking: "Plan it.\nThen run it.", text: "Let me look.", toolCalls: [{ name: "bash", arguments: { command: "printf 'one\\ntwo\\nthree\\n'" } }] },
 			{ text: "# Result\n\nIt printed **three** lines:\n\n- one\n- two\n\n```sh\nprintf done\n```\nThat is all." },
 		);
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
@@ -28,6 +28,8 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		await term.waitForEnd(
 			[
 				"› run it",
+				"",
+				" ∴ Thinking (2 lines, ctrl+o to expand)",
 				"",
 				" Let me look.",
 				"",

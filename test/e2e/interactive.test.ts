@@ -66,6 +66,7 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 `,
 		);
 		world.write("project/.agent/extensions/dirext/index.ts", "export default () => {};\n");
+		world.write("project/AGENTS.md", "Be brief.\n");
 		world.write("home/.agent/extensions/user-ext.ts", COMMAND("usercmd", "User command"));
 		const cli = world.write("cli-ext.ts", COMMAND("clicmd", "CLI command"));
 		const proj = join(world.cwd, ".agent/extensions/proj-ext.ts");
@@ -73,6 +74,9 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 		const start = await term.waitFor("\n›");
 		expect(start).toContain(
 			[
+				"[Context]",
+				"  AGENTS.md",
+				"",
 				"[Extensions]",
 				"  cli-ext.ts, dirext, proj-ext.ts, user-ext.ts",
 				"",
@@ -246,7 +250,9 @@ export default function (pi) {
 		term.submit("/reload");
 		await term.waitForEnd(" Reloaded 1 extension.\n\n[Extensions]\n  greet.ts\n\n›");
 		term.type("/gre");
-		await term.waitForEnd("→ greet       [t] Greets v2");
+		await term.waitForEnd("› /gre\n→ greet       [t] Greets v2");
+		term.keys("Tab");
+		await term.waitForEnd("› /greet");
 		term.keys("Enter");
 		await term.waitForEnd(" hello v2\n\n›");
 		term.keys("C-d");
