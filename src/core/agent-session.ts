@@ -2,7 +2,7 @@
 // Modes talk only to this object: prompt(), steer(), followUp(), abort(), subscribe().
 import { buildSystemPrompt, type BuildSystemPromptOptions } from "./agent/system-prompt.ts";
 import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop.ts";
-import type { AgentMessage, CustomMessage } from "./agent/messages.ts";
+import { textOf, type AgentMessage, type CustomMessage } from "./agent/messages.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { UserError } from "./errors.ts";
@@ -71,9 +71,6 @@ export interface AgentSessionOptions {
 	toolContext?: () => unknown;
 }
 
-function textOfContent(content: string | { type: string; text?: string }[]): string {
-	return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("");
-}
 
 export class BusyError extends Error {
 	constructor() {
@@ -362,7 +359,7 @@ export class AgentSession {
 		const target = position === "before" ? entry.parentId : entry.id;
 		if (target) next.branch(target);
 		else next.resetLeaf();
-		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOfContent(entry.message.content) : undefined;
+		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOf(entry.message.content) : undefined;
 		const result = await this.replaceWith(next, "fork", { entryId, position });
 		return { ...result, ...(text !== undefined ? { text } : {}) };
 	}
@@ -371,7 +368,7 @@ export class AgentSession {
 	forkMessages(): { entryId: string; text: string }[] {
 		const out: { entryId: string; text: string }[] = [];
 		for (const entry of this._session.getBranch()) {
-			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOfContent(entry.message.content) });
+			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOf(entry.message.content) });
 		}
 		return out;
 	}
