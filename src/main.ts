@@ -6,7 +6,9 @@ import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { writeStderr, writeStdout } from "./stdio.ts";
 import { isatty } from "node:tty";
-import type { SessionChoice } from "./core/sdk.ts";
+import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
+import type { StartedExtensions } from "./cli/extensions-startup.ts";
+import type { ModelRegistry } from "./core/providers/registry.ts";
 
 export async function main(argv: string[]): Promise<number> {
 	let args: Args;
@@ -71,7 +73,10 @@ async function run(args: Args): Promise<number> {
 		return 0;
 	}
 	if (mode === "interactive") throw new UserError("Interactive mode is not implemented yet; use -p for now.");
-	if (mode === "rpc") throw new UserError("--mode rpc is not implemented yet.");
+	if (mode === "rpc") {
+		if (started.loaded) redirectStdoutToStderr();
+		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
+	}
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
@@ -83,22 +88,7 @@ async function run(args: Args): Promise<number> {
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
 	const { session, host, warnings } = await createAgentSession({
-		cwd,
-		registry,
-		model: args.model,
-		provider: args.provider,
-		apiKey: args.apiKey,
-		thinkingLevel: args.thinking,
-		tools: args.tools,
-		noTools: args.noTools,
-		noBuiltinTools: args.noBuiltinTools,
-		systemPrompt: args.systemPrompt,
-		appendSystemPrompt: args.appendSystemPrompt,
-		noContextFiles: args.noContextFiles,
-		session: sessionChoice(args),
-		sessionDir: args.sessionDir,
-		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
-		mode: started.mode,
+		...sessionOptions(args, started, registry, cwd),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
@@ -124,6 +114,28 @@ function redirectStdoutToStderr(): void {
 	console.info = toStderr;
 	console.debug = toStderr;
 	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+}
+
+/** What the flags ask of the session; each mode adds its UI, error sink and shutdown. */
+function sessionOptions(args: Args, started: StartedExtensions, registry: ModelRegistry, cwd: string): CreateAgentSessionOptions {
+	return {
+		cwd,
+		registry,
+		model: args.model,
+		provider: args.provider,
+		apiKey: args.apiKey,
+		thinkingLevel: args.thinking,
+		tools: args.tools,
+		noTools: args.noTools,
+		noBuiltinTools: args.noBuiltinTools,
+		systemPrompt: args.systemPrompt,
+		appendSystemPrompt: args.appendSystemPrompt,
+		noContextFiles: args.noContextFiles,
+		session: sessionChoice(args),
+		sessionDir: args.sessionDir,
+		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
+		mode: started.mode,
+	};
 }
 
 function sessionChoice(args: Args): SessionChoice {
