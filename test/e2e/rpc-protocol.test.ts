@@ -1,8 +1,9 @@
 // rpc mode framing and lifecycle through the binary: responses and errors for every kind of bad
 // line, U+2028 inside strings, CRLF, no header line, end of stdin, signals, stdout kept clean.
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { agentBinary } from "../support/agent.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { RpcAgent } from "../support/rpc.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
@@ -115,4 +116,28 @@ export default function (pi) {
 	expect(readFileSync(log, "utf8")).toBe("shutdown quit\n");
 	expect(rpc.all("agent_end")).toHaveLength(1);
 	expect(world.mock.openStreams).toBe(0);
+}, T);
+
+test("a client that stops reading stdout does not break the run: the session is saved and the exit is clean", async () => {
+	await using world = await mockWorld();
+	world.mock.script({ text: "nobody reads this" });
+	// `head -n 1` takes the first line and leaves: every later write to stdout meets a closed pipe.
+	const script = `"$0" --mode rpc --model ${MODEL.openai} | head -n 1 > first.txt; echo "\${PIPESTATUS[0]}" > code.txt`;
+	const proc = Bun.spawn(["bash", "-c", script, agentBinary()], { cwd: world.cwd, env: world.environment(), stdin: "pipe", stdout: "ignore", stderr: "pipe" });
+	try {
+		proc.stdin.write('{"type":"get_state","id":"s"}\n');
+		proc.stdin.flush();
+		const first = join(world.cwd, "first.txt");
+		for (let i = 0; i < 2000 && !(existsSync(first) && readFileSync(first, "utf8").endsWith("\n")); i++) await Bun.sleep(10);
+		expect(JSON.parse(readFileSync(first, "utf8"))).toMatchObject({ id: "s", command: "get_state", success: true });
+		proc.stdin.write('{"type":"prompt","id":"p","message":"anyone there?"}\n');
+		await proc.stdin.end();
+		expect(await proc.exited).toBe(0);
+		expect(readFileSync(join(world.cwd, "code.txt"), "utf8")).toBe("0\n");
+		const sessions = new Bun.Glob("**/*.jsonl").scanSync({ cwd: join(world.agentDir, "sessions"), absolute: true });
+		const lines = [...sessions].flatMap((f) => readFileSync(f, "utf8").trim().split("\n").map((l) => JSON.parse(l)));
+		expect(lines.filter((l) => l.type === "message").map((l) => l.message.role)).toEqual(["user", "assistant"]);
+	} finally {
+		if (proc.exitCode === null) proc.kill("SIGKILL");
+	}
 }, T);

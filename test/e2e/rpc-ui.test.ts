@@ -215,3 +215,16 @@ test("extension errors become extension_error lines: a throwing command and a th
 	expect(await rpc.end()).toBe(0);
 	expect(rpc.badLines).toEqual([]);
 }, T);
+
+test("ctx.shutdown() from a command: the command finishes and is answered, then session_shutdown and exit 0", async () => {
+	await using world = await mockWorld();
+	const { rpc } = await startWithUi(world);
+	await using _ = rpc;
+	rpc.send({ type: "prompt", id: "bye", message: "/bye" });
+	expect(await rpc.exited).toBe(0);
+	expect(rpc.records.map(({ id, ...r }) => (r.type === "response" ? { id, ...r } : r))).toEqual([
+		{ type: "extension_ui_request", method: "notify", message: "shutdown requested" },
+		{ id: "bye", type: "response", command: "prompt", success: true },
+		{ type: "extension_ui_request", method: "notify", message: "session_shutdown: quit" },
+	]);
+}, T);

@@ -23,21 +23,22 @@ export class RpcAgent implements AsyncDisposable {
 	private stdinOpen = true;
 
 	constructor(world: TempWorld, args: string[], env: Record<string, string | undefined> = {}) {
-		this.proc = Bun.spawn([agentBinary(), "--mode", "rpc", ...args], {
+		const proc = Bun.spawn([agentBinary(), "--mode", "rpc", ...args], {
 			cwd: world.cwd,
 			env: world.environment(env),
 			stdin: "pipe",
 			stdout: "pipe",
 			stderr: "pipe",
 		});
+		this.proc = proc;
 		const out = this.readStdout();
 		const err = (async () => {
-			for await (const chunk of this.proc.stderr.pipeThrough(new TextDecoderStream())) {
+			for await (const chunk of proc.stderr.pipeThrough(new TextDecoderStream())) {
 				this.stderr += chunk;
 				this.wake();
 			}
 		})();
-		this.exited = Promise.all([out, err, this.proc.exited]).then(([, , code]) => {
+		this.exited = Promise.all([out, err, proc.exited]).then(([, , code]) => {
 			this.wake();
 			return code;
 		});

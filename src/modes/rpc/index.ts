@@ -90,14 +90,15 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 			respond(id, type, outcome);
 		};
 		const rpc: RpcCommandContext = { session, host: host!, registry, submit: (text, o) => submit(text, o, () => answer({})) };
-		const task = (async () => {
+		// Tracked before it starts, so a ctx.shutdown() inside waits for this command's answer.
+		const task = Promise.resolve().then(async () => {
 			try {
 				const data = await spec.run(command as never, rpc);
 				answer(data === undefined ? {} : { data });
 			} catch (error) {
 				answer({ error: errorText(error) });
 			}
-		})();
+		});
 		stop.track(task);
 	};
 
