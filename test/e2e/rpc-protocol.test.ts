@@ -6,9 +6,25 @@ import { join } from "node:path";
 import { agentBinary } from "../support/agent.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { RpcAgent } from "../support/rpc.ts";
-import { MODEL, mockWorld } from "../support/world.ts";
+import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 
 const T = 30_000;
+
+/** An extension that appends "shutdown <reason>" (and whatever `more` logs) to a file, one line each. */
+function loggingExtension(world: MockWorld, more = ""): { ext: string; log: string } {
+	const log = join(world.root, "events.log");
+	const ext = world.write(
+		"project/ext.ts",
+		`import { appendFileSync } from "node:fs";
+const log = (line) => appendFileSync(${JSON.stringify(log)}, line + "\\n");
+export default function (pi) {
+	pi.on("session_shutdown", (e) => log("shutdown " + e.reason));
+	${more}
+}
+`,
+	);
+	return { ext, log };
+}
 
 test("bad lines are answered and the agent keeps going; no session header line", async () => {
 	await using world = await mockWorld();
@@ -68,16 +84,7 @@ test("protocol lines escape U+2028/2029, so even a client that splits on them re
 
 test("end of stdin: the run in flight finishes, session_shutdown reaches extensions, exit 0", async () => {
 	await using world = await mockWorld();
-	const log = join(world.root, "events.log");
-	const ext = world.write(
-		"project/ext.ts",
-		`import { appendFileSync } from "node:fs";
-export default function (pi) {
-	pi.on("session_shutdown", (e) => { appendFileSync(${JSON.stringify(log)}, "shutdown " + e.reason + "\\n"); });
-	pi.on("agent_end", () => { appendFileSync(${JSON.stringify(log)}, "agent_end\\n"); console.log("extension output goes to stderr"); });
-}
-`,
-	);
+	const { ext, log } = loggingExtension(world, `pi.on("agent_end", () => { log("agent_end"); console.log("extension output goes to stderr"); });`);
 	let release!: () => void;
 	const gate = new Promise<void>((r) => (release = r));
 	world.mock.script(async () => {
@@ -88,6 +95,8 @@ export default function (pi) {
 	await rpc.request({ type: "prompt", message: "hi" });
 	await rpc.event("agent_start");
 	const ended = rpc.end();
+	// Let the agent see the end of its input while the run waits; the outcome is asserted either way.
+	await Bun.sleep(100);
 	release();
 	expect(await ended).toBe(0);
 	expect(rpc.all("message_end").at(-1)?.message.content).toEqual([{ type: "text", text: "finished after stdin closed" }]);
@@ -98,15 +107,7 @@ export default function (pi) {
 
 test("SIGTERM aborts the run and exits 143 after session_shutdown", async () => {
 	await using world = await mockWorld();
-	const log = join(world.root, "events.log");
-	const ext = world.write(
-		"project/ext.ts",
-		`import { appendFileSync } from "node:fs";
-export default function (pi) {
-	pi.on("session_shutdown", (e) => { appendFileSync(${JSON.stringify(log)}, "shutdown " + e.reason + "\\n"); });
-}
-`,
-	);
+	const { ext, log } = loggingExtension(world);
 	world.mock.script({ hang: true });
 	await using rpc = new RpcAgent(world, ["--model", MODEL.openai, "--no-session", "-e", ext]);
 	await rpc.request({ type: "prompt", message: "hang" });
