@@ -39,14 +39,15 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 		process.off("SIGINT", onSigint);
 	}
 	const last = session.lastAssistant();
+	if (interrupted) return 130;
+	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
+		// stdout stays empty: a script must not take a cut-off answer for the answer.
+		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
+		return 1;
+	}
 	if (options.mode === "text" && last) {
 		const text = finalText(last);
 		if (text) writeStdout(text.endsWith("\n") ? text : `${text}\n`);
-	}
-	if (interrupted) return 130;
-	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
-		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
-		return 1;
 	}
 	return 0;
 }
