@@ -75,7 +75,8 @@ async function run(args: Args): Promise<number> {
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
 	const stdin = isatty(0) ? undefined : await readPipedStdin();
-	const first = [files.text, stdin, args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
+	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
+	const first = [files.text, stdin?.trimEnd(), args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
