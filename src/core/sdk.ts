@@ -66,7 +66,8 @@ export interface CreatedAgentSession {
 function readAppend(value: string, cwd: string): string {
 	const path = resolve(cwd, value);
 	try {
-		if (existsSync(path) && statSync(path).isFile()) return readFileSync(path, "utf8");
+		// A file's final newline would leave an empty line before what follows it in the prompt.
+		if (existsSync(path) && statSync(path).isFile()) return readFileSync(path, "utf8").trimEnd();
 	} catch {
 		// Not a readable file: the text itself is appended.
 	}
