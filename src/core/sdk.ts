@@ -10,6 +10,7 @@ import type { Model, ThinkingLevel } from "./providers/types.ts";
 import { loadContextFiles } from "./resources/context-files.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import { resolveSessionArg } from "./session/session-list.ts";
+import { mark } from "./timing.ts";
 import { createBuiltinTools } from "./tools/index.ts";
 import type { AgentTool } from "./tools/types.ts";
 
@@ -103,6 +104,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const warnings: string[] = [];
 	const registry = options.registry ?? ModelRegistry.create();
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
+	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
 	const context = sessionManager.buildSessionContext();
 
@@ -135,6 +137,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		}
 	}
 	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
+	mark("select model");
 	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
 
 	// Tools: built-ins, then extra tools (which replace a built-in of the same name).
@@ -145,6 +148,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		byName.set(tool.name, tool);
 		if (!active.includes(tool.name)) active.push(tool.name);
 	}
+	mark("built-in tools");
 	let activeNames = active;
 	if (options.noTools) activeNames = [];
 	else if (options.tools) {

@@ -2,6 +2,7 @@
 // or stream every session event as one JSON line (json). The exit code says how the run ended.
 import type { AgentSession } from "../core/agent-session.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
+import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
 export interface PrintModeOptions {
@@ -35,6 +36,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 			if (interrupted || !last || last.stopReason === "error" || last.stopReason === "aborted") break;
 		}
 	} finally {
+		mark("run");
 		unsubscribe?.();
 		process.off("SIGINT", onSigint);
 	}
