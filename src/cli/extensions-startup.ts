@@ -2,7 +2,7 @@
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
-import { isatty } from "node:tty";
+import { isTerminal } from "./terminal.ts";
 import pc from "picocolors";
 import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
@@ -32,7 +32,7 @@ export function runMode(args: Args): ExtensionMode {
 	if (args.mode === "json" || args.mode === "rpc") return args.mode;
 	if (args.print) return "print";
 	// Interactive needs a person at both ends; piped stdin or stdout means print mode.
-	return isatty(0) && isatty(1) ? "interactive" : "print";
+	return isTerminal(0) && isTerminal(1) ? "interactive" : "print";
 }
 
 export function loadFailureHint(): string {
