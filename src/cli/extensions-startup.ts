@@ -3,7 +3,6 @@
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
 import { isTerminal } from "./terminal.ts";
-import pc from "picocolors";
 import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
@@ -42,7 +41,7 @@ export function loadFailureHint(): string {
 /** Exit 1 with one `Error: Failed to load extension …` line per failure and the hint (SPEC §5). */
 export function loadFailure(errors: { message: string }[]): UserError {
 	const [first, ...rest] = errors;
-	return new UserError(first!.message, [...rest.map((e) => pc.red(`Error: ${e.message}`)), loadFailureHint()]);
+	return new UserError(first!.message, [...rest.map((e) => `Error: ${e.message}`), loadFailureHint()]);
 }
 
 async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensionsResult | undefined> {
