@@ -5,7 +5,7 @@ import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { writeStderr, writeStdout } from "./stdio.ts";
-import { isatty } from "node:tty";
+import { isTerminal } from "./cli/terminal.ts";
 import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
 import type { StartedExtensions } from "./cli/extensions-startup.ts";
 import type { ModelRegistry } from "./core/providers/registry.ts";
@@ -60,13 +60,14 @@ async function run(args: Args): Promise<number> {
 	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
+	mark("import registry");
 	const registry = ModelRegistry.create();
 	mark("model registry");
 	if (args.listModels !== undefined) {
 		writeStdout(registry.listModels(args.listModels || undefined));
 		return 0;
 	}
-	const mode = runMode(args);
+	const mode = await runMode(args);
 	if (args.resume && mode !== "interactive") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
@@ -80,13 +81,16 @@ async function run(args: Args): Promise<number> {
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
-	const stdin = isatty(0) ? undefined : await readPipedStdin();
-	const first = [files.text, stdin, args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
+	const stdin = isTerminal(0) ? undefined : await readPipedStdin();
+	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
+	const first = [files.text, stdin?.trimEnd(), args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
+	mark("read prompt");
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
+	mark("import sdk");
 	const { session, host, warnings } = await createAgentSession({
 		...sessionOptions(args, started, registry, cwd),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
