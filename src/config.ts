@@ -16,6 +16,8 @@ export const ENV = {
 	sessionDir: `${ENV_PREFIX}_SESSION_DIR`,
 	timing: `${ENV_PREFIX}_TIMING`,
 	offline: `${ENV_PREFIX}_OFFLINE`,
+	/** Milliseconds an extension's import or factory may take before start-up gives up on it. */
+	extensionTimeout: `${ENV_PREFIX}_EXTENSION_TIMEOUT_MS`,
 } as const;
 
 /**

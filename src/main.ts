@@ -5,7 +5,6 @@ import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { writeStderr, writeStdout } from "./stdio.ts";
-import { fstatSync, statSync } from "node:fs";
 import type { SessionChoice } from "./core/sdk.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -20,7 +19,7 @@ export async function main(argv: string[]): Promise<number> {
 	}
 	mark("parse args");
 	if (args.version) return printVersion();
-	if (args.help) return printHelp();
+	if (args.help) return printHelp(args);
 	try {
 		return await run(args);
 	} catch (error) {
@@ -41,21 +40,22 @@ function printVersion(): number {
 	return 0;
 }
 
-async function printHelp(): Promise<number> {
+async function printHelp(args?: Args): Promise<number> {
 	const { helpText } = await import("./cli/help.ts");
-	writeStdout(helpText());
+	// Extension flags: loads extensions only when some exist on disk; never fails.
+	const { flags, notes } = args && !args.command ? await (await import("./cli/extensions-startup.ts")).helpExtensionFlags(args) : { flags: [], notes: [] };
+	writeStdout(helpText(flags) + notes.map((n) => `\n${n}\n`).join(""));
 	return 0;
 }
 
 async function run(args: Args): Promise<number> {
-	if (args.command) throw new UserError(`"agent ${args.command.name}" is not implemented yet.`);
+	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
+	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
 	if (args.export) throw new UserError("--export is not implemented yet.");
-	if (args.unknownFlags.length > 0) {
-		// No extension can have registered these yet: report them the way the second pass would.
-		const { resolveExtensionFlags } = await import("./cli/args.ts");
-		resolveExtensionFlags(args, new Map());
-	}
 	const cwd = process.cwd();
+	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
+	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
+	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	mark("import registry");
 	const registry = ModelRegistry.create();
@@ -74,17 +74,19 @@ async function run(args: Args): Promise<number> {
 	if (mode === "rpc") throw new UserError("--mode rpc is not implemented yet.");
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
+	const { isTerminal } = await import("./cli/terminal.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
-	const stdin = (await stdinIsTerminal()) ? undefined : await readPipedStdin();
+	const stdin = isTerminal(0) ? undefined : await readPipedStdin();
 	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
 	const first = [files.text, stdin?.trimEnd(), args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
 	mark("read prompt");
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
+	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
 	mark("import sdk");
-	const { session, warnings } = await createAgentSession({
+	const { session, host, warnings } = await createAgentSession({
 		cwd,
 		registry,
 		model: args.model,
@@ -99,13 +101,16 @@ async function run(args: Args): Promise<number> {
 		noContextFiles: args.noContextFiles,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
+		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
+		mode: started.mode,
+		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
 	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
 	const header = session.session.getHeader();
-	return runPrintMode(session, {
+	return runPrintMode(session, host, {
 		mode: mode === "json" ? "json" : "text",
 		prompts,
 		images: files.images,
@@ -113,30 +118,16 @@ async function run(args: Args): Promise<number> {
 	});
 }
 
-type RunMode = "interactive" | "print" | "json" | "rpc";
-
-/** SPEC §10: rpc and json by flag; print with -p or piped stdin; interactive otherwise. */
-async function runMode(args: Args): Promise<RunMode> {
-	if (args.mode === "rpc") return "rpc";
-	if (args.mode === "json") return "json";
-	if (args.print || args.mode === "text" || !(await stdinIsTerminal())) return "print";
-	return "interactive";
-}
-
 /**
- * Whether stdin is a terminal. fstat settles pipes, files and /dev/null; only another character
- * device needs node:tty, whose import costs ~5 ms in the binary (measured), so it stays lazy.
+ * Non-interactive modes keep stdout for the answer or the protocol, which we write to fd 1
+ * directly; anything extensions print goes to stderr instead (SPEC §10).
  */
-async function stdinIsTerminal(): Promise<boolean> {
-	try {
-		const stdin = fstatSync(0);
-		if (!stdin.isCharacterDevice()) return false;
-		if (stdin.rdev === statSync("/dev/null").rdev) return false;
-	} catch {
-		// No fd 0, or no /dev/null (Windows): let isatty decide.
-	}
-	const { isatty } = await import("node:tty");
-	return isatty(0);
+function redirectStdoutToStderr(): void {
+	const toStderr = (...parts: unknown[]) => console.error(...parts);
+	console.log = toStderr;
+	console.info = toStderr;
+	console.debug = toStderr;
+	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 }
 
 function sessionChoice(args: Args): SessionChoice {

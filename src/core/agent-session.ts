@@ -2,8 +2,8 @@
 // Modes talk only to this object: prompt(), steer(), followUp(), abort(), subscribe().
 import { buildSystemPrompt, type BuildSystemPromptOptions } from "./agent/system-prompt.ts";
 import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop.ts";
-import type { AgentMessage, CustomMessage } from "./agent/messages.ts";
-import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, ThinkingLevel } from "./providers/types.ts";
+import { textOf, type AgentMessage, type CustomMessage } from "./agent/messages.ts";
+import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
@@ -71,9 +71,6 @@ export interface AgentSessionOptions {
 	toolContext?: () => unknown;
 }
 
-function textOfContent(content: string | { type: string; text?: string }[]): string {
-	return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("");
-}
 
 export class BusyError extends Error {
 	constructor() {
@@ -101,7 +98,7 @@ export class AgentSession {
 	private activeToolNames: string[];
 	private readonly promptOptions: AgentSessionOptions["systemPrompt"];
 	hooks: AgentLoopHooks;
-	private readonly toolContext: () => unknown;
+	private toolContext: () => unknown;
 	private readonly listeners = new Set<(event: AgentSessionEvent) => void | Promise<void>>();
 	private steering: AgentMessage[] = [];
 	private followUps: AgentMessage[] = [];
@@ -149,8 +146,26 @@ export class AgentSession {
 	}
 
 	private async emit(event: AgentSessionEvent): Promise<void> {
-		if (event.type === "message_end") this._session.appendMessage(event.message as AppendableMessage);
+		if (event.type === "message_end") this.persist(event.message);
 		for (const listener of this.listeners) await listener(event);
+	}
+
+	/** Custom messages are `custom_message` entries (reference §8); the rest are `message` entries. */
+	private persist(message: AgentMessage): void {
+		if (message.role === "custom") this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+		else if (message.role !== "branchSummary" && message.role !== "compactionSummary") this._session.appendMessage(message as AppendableMessage);
+	}
+
+	/** Add a message without a model call (an extension's sendMessage while idle): shown, saved, in context. */
+	async addMessage(message: AgentMessage): Promise<void> {
+		await this.emit({ type: "message_start", message });
+		this.messages.push(message);
+		await this.emit({ type: "message_end", message });
+	}
+
+	/** Tell listeners about an event the session did not produce itself (e.g. nested tool calls). */
+	async publish(event: AgentSessionEvent): Promise<void> {
+		await this.emit(event);
 	}
 
 	// ---- model, thinking, tools -------------------------------------------------------------
@@ -176,10 +191,15 @@ export class AgentSession {
 	setActiveTools(names: string[]): void {
 		this.activeToolNames = names.filter((n) => this.allTools.has(n));
 	}
-	/** Add or replace a tool (an extension registering after start-up); active at once. */
-	addTool(tool: AgentTool<any, any, any>): void {
+	/** Add or replace a tool (an extension registering after start-up); active at once unless told otherwise. */
+	addTool(tool: AgentTool<any, any, any>, activate = true): void {
 		this.allTools.set(tool.name, tool);
-		if (!this.activeToolNames.includes(tool.name)) this.activeToolNames.push(tool.name);
+		if (activate && !this.activeToolNames.includes(tool.name)) this.activeToolNames.push(tool.name);
+	}
+
+	/** What every tool's execute receives as its last argument (the extension tool context). */
+	setToolContextFactory(factory: () => unknown): void {
+		this.toolContext = factory;
 	}
 	private activeTools(): AgentTool<any, any, any>[] {
 		return this.activeToolNames.map((n) => this.allTools.get(n)!).filter(Boolean);
@@ -339,7 +359,7 @@ export class AgentSession {
 		const target = position === "before" ? entry.parentId : entry.id;
 		if (target) next.branch(target);
 		else next.resetLeaf();
-		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOfContent(entry.message.content) : undefined;
+		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOf(entry.message.content) : undefined;
 		const result = await this.replaceWith(next, "fork", { entryId, position });
 		return { ...result, ...(text !== undefined ? { text } : {}) };
 	}
@@ -348,7 +368,7 @@ export class AgentSession {
 	forkMessages(): { entryId: string; text: string }[] {
 		const out: { entryId: string; text: string }[] = [];
 		for (const entry of this._session.getBranch()) {
-			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOfContent(entry.message.content) });
+			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOf(entry.message.content) });
 		}
 		return out;
 	}
@@ -374,6 +394,52 @@ export class AgentSession {
 			if (model) this._model = model;
 		}
 		if (context.messages.length > 0) this._thinkingLevel = context.thinkingLevel;
+	}
+
+	/** Rebuild the conversation from the session file's current leaf (after a compaction or tree move). */
+	rebuildFromSession(): void {
+		this.messages.splice(0, this.messages.length, ...this._session.buildSessionContext().messages);
+	}
+
+	/**
+	 * A boundary's context_edit draft: replace the content of, or omit, the message an entry
+	 * holds, for the model's context from now on. Recorded as a `context_edit` custom entry.
+	 */
+	editContext(entryId: string, action: "replace" | "omit", content?: string | (TextContent | ImageContent)[]): void {
+		const entry = this._session.getEntry(entryId);
+		if (!entry || entry.type !== "message") throw new UserError(`context_edit: no message entry with id ${entryId}`);
+		const index = this.messages.indexOf(entry.message);
+		if (index >= 0) {
+			if (action === "omit") this.messages.splice(index, 1);
+			else if (content !== undefined) {
+				const m = this.messages[index]!;
+				if (m.role === "user" || m.role === "toolResult" || m.role === "custom") this.messages[index] = { ...m, content } as AgentMessage;
+			}
+		}
+		this._session.appendCustomEntry("context_edit", { entryId, action });
+	}
+
+	/** Token use of the last response against the model's window (ctx.getContextUsage()). */
+	getContextUsage(): { tokens: number | null; contextWindow: number; percent: number | null } | undefined {
+		if (!this._model) return undefined;
+		const contextWindow = this._model.contextWindow;
+		const last = this.lastAssistant();
+		if (!last || last.stopReason === "error" || last.stopReason === "aborted") return { tokens: null, contextWindow, percent: null };
+		const u = last.usage;
+		const tokens = u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+		return { tokens, contextWindow, percent: contextWindow > 0 ? (tokens / contextWindow) * 100 : null };
+	}
+
+	/** Summarise older turns into a compaction entry. */
+	async compact(customInstructions?: string): Promise<{ summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown }> {
+		void customInstructions;
+		throw new UserError("Compaction is not implemented yet.");
+	}
+
+	/** After a reload: only the built-ins stay; extensions register their tools again. */
+	resetTools(keep: Set<string>): void {
+		for (const name of [...this.allTools.keys()]) if (!keep.has(name)) this.allTools.delete(name);
+		this.activeToolNames = this.activeToolNames.filter((n) => this.allTools.has(n));
 	}
 
 	setSessionName(name: string): void {

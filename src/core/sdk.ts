@@ -13,6 +13,11 @@ import { resolveSessionArg } from "./session/session-list.ts";
 import { mark } from "./timing.ts";
 import { createBuiltinTools } from "./tools/index.ts";
 import type { AgentTool } from "./tools/types.ts";
+import { ExtensionHost } from "./extensions/host.ts";
+import type { ExtensionErrorReport } from "./extensions/runner.ts";
+import type { ExtensionEntry } from "./extensions/discovery.ts";
+import type { LoadExtensionsResult } from "./extensions/loader.ts";
+import type { ExtensionMode, ExtensionUIContext } from "./extensions/types.ts";
 
 export type SessionChoice =
 	| { kind: "new" }
@@ -55,10 +60,28 @@ export interface CreateAgentSessionOptions {
 	sessionDir?: string;
 	/** Model pattern from settings, used when none is given. */
 	defaultModel?: string;
+	/** Extensions already loaded (the CLI loads them before this, to fail fast and parse their flags). */
+	extensions?: {
+		loaded: LoadExtensionsResult | undefined;
+		/** What to load again on /reload or a session replacement. */
+		entries: ExtensionEntry[];
+		projectTrusted: boolean;
+	};
+	/** Default "print". */
+	mode?: ExtensionMode;
+	/** The mode's ctx.ui; default: dialogs resolve to their defaults at once. */
+	ui?: ExtensionUIContext;
+	hasUI?: boolean;
+	/** Where extension errors go. Default: a line on stderr. */
+	onExtensionError?: (report: ExtensionErrorReport) => void;
+	/** ctx.shutdown(): how the mode exits gracefully. */
+	onShutdown?: () => void;
 }
 
 export interface CreatedAgentSession {
 	session: AgentSession;
+	/** The extensions bound to the session: prompts go through `host.submit()` so commands and hooks run. */
+	host: ExtensionHost;
 	registry: ModelRegistry;
 	/** Things the user should see (session lines skipped, model fallbacks, no model). */
 	warnings: string[];
@@ -103,6 +126,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const cwd = resolve(options.cwd ?? process.cwd());
 	const warnings: string[] = [];
 	const registry = options.registry ?? ModelRegistry.create();
+	// Providers extensions registered while loading must exist before a model is chosen.
+	const loaded = options.extensions?.loaded;
+	for (const change of loaded?.runtime.queuedProviders() ?? []) {
+		if (change.kind === "register") registry.registerProvider(change.name, change.config as never);
+		else if (change.kind === "unregister") registry.unregisterProvider(change.name);
+	}
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
 	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
@@ -144,7 +173,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const builtins = options.noBuiltinTools || options.noTools ? { tools: [], defaultActive: [] } : createBuiltinTools(cwd);
 	const byName = new Map<string, AgentTool<any, any, any>>(builtins.tools.map((t) => [t.name, t]));
 	const active: string[] = [...builtins.defaultActive];
-	for (const tool of options.extraTools ?? []) {
+	const extensionTools = (loaded?.extensions ?? []).flatMap((e) => [...e.tools.values()].map((t) => t.definition));
+	for (const tool of [...(options.extraTools ?? []), ...extensionTools]) {
 		byName.set(tool.name, tool);
 		if (!active.includes(tool.name)) active.push(tool.name);
 	}
@@ -179,5 +209,18 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		sessionManager.appendModelChange(model.provider, model.id);
 	}
 	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
-	return { session, registry, warnings };
+	const host = new ExtensionHost({
+		session,
+		registry,
+		mode: options.mode ?? "print",
+		loaded,
+		entries: options.extensions?.entries ?? [],
+		projectTrusted: options.extensions?.projectTrusted ?? false,
+		ui: options.ui,
+		hasUI: options.hasUI,
+		onError: options.onExtensionError ?? ((r) => process.stderr.write(`Extension error (${r.extensionPath}): ${r.error}\n`)),
+		onShutdown: options.onShutdown,
+	});
+	await host.bind("startup");
+	return { session, host, registry, warnings };
 }

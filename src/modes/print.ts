@@ -1,6 +1,7 @@
 // Print and json modes: send the prompts in turn, then print the final assistant text (text)
 // or stream every session event as one JSON line (json). The exit code says how the run ended.
 import type { AgentSession } from "../core/agent-session.ts";
+import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
 import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
@@ -15,7 +16,7 @@ export interface PrintModeOptions {
 	header: { id: string; timestamp: string; cwd: string };
 }
 
-export async function runPrintMode(session: AgentSession, options: PrintModeOptions): Promise<number> {
+export async function runPrintMode(session: AgentSession, host: ExtensionHost, options: PrintModeOptions): Promise<number> {
 	let interrupted = false;
 	const onSigint = () => {
 		interrupted = true;
@@ -31,7 +32,11 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 	}
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
-			await session.prompt(prompt, i === 0 ? { images: options.images } : {});
+			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
+			if (result.kind === "error") {
+				writeStderr(`Error: ${result.message}\n`);
+				return 1;
+			}
 			const last = session.lastAssistant();
 			if (interrupted || !last || last.stopReason === "error" || last.stopReason === "aborted") break;
 		}
@@ -39,6 +44,7 @@ export async function runPrintMode(session: AgentSession, options: PrintModeOpti
 		mark("run");
 		unsubscribe?.();
 		process.off("SIGINT", onSigint);
+		await host.shutdown();
 	}
 	const last = session.lastAssistant();
 	if (interrupted) return 130;

@@ -36,6 +36,8 @@ export interface RunOptions {
 	stdin?: string;
 	/** Kill after this many ms (default 30 s); a killed run fails the test with what it printed. */
 	timeoutMs?: number;
+	/** Another compiled binary to run instead of dist/agent (e.g. a test harness). */
+	binary?: string;
 }
 
 /** A temporary HOME and project folder. `await using` removes both. */
@@ -92,7 +94,7 @@ export class TempWorld implements AsyncDisposable {
 }
 
 export async function runAgent(argv: string[], options: RunOptions & { env: Record<string, string> }): Promise<RunResult> {
-	const proc = Bun.spawn([agentBinary(), ...argv], {
+	const proc = Bun.spawn([options.binary ?? agentBinary(), ...argv], {
 		cwd: options.cwd,
 		env: options.env,
 		stdin: options.stdin !== undefined ? new Blob([options.stdin]) : "ignore",

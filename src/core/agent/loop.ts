@@ -13,6 +13,7 @@ import type {
 	ToolResultMessage,
 } from "../providers/types.ts";
 import type { AgentTool, AgentToolResult } from "../tools/types.ts";
+import { newAssistantMessage } from "../providers/wire.ts";
 import { convertToLlm, type AgentMessage } from "./messages.ts";
 import { validateToolArguments } from "./validate.ts";
 
@@ -221,17 +222,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function errorMessage(model: Model, stopReason: "error" | "aborted", text: string): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [],
-		api: model.api,
-		provider: model.provider,
-		model: model.id,
-		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-		stopReason,
-		errorMessage: text,
-		timestamp: Date.now(),
-	};
+	return { ...newAssistantMessage(model), stopReason, errorMessage: text };
 }
 
 interface BatchResult {
@@ -268,7 +259,7 @@ function textResult(text: string): AgentToolResult {
 	return { content: [{ type: "text", text }], details: undefined };
 }
 
-async function executeToolCall(
+export async function executeToolCall(
 	call: ToolCall,
 	tool: AgentTool<any, any, any> | undefined,
 	config: AgentLoopConfig,

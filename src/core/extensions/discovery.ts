@@ -1,0 +1,183 @@
+// Where extensions come from and in what order (SPEC §3): the project dir (trusted only), the user
+// dir, settings `extensions`, then `-e`; one level deep; deduplicated by real path, first wins.
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { join, resolve } from "node:path";
+import { expandHome } from "../../config.ts";
+import type { SourceInfo, SourceScope } from "./types.ts";
+
+/** How the start-up list and `agent list` group extensions. */
+export type ExtensionGroup = "project" | "user" | "path";
+
+export interface ExtensionEntry {
+	/** The path as given (`-e` argument) or as found (absolute). Used in messages. */
+	path: string;
+	/** Real path of the entry file; the absolute path when it does not exist. */
+	resolvedPath: string;
+	sourceInfo: SourceInfo;
+	group: ExtensionGroup;
+	/** An explicit path that does not exist: a load error, not a silent skip. */
+	missing?: boolean;
+	/** Time spent resolving this entry (stat + realpath), for AGENT_TIMING. */
+	resolveMs: number;
+}
+
+export interface DiscoveryWarning {
+	path: string;
+	message: string;
+}
+
+export interface ExplicitPath {
+	/** As written (settings value or `-e` argument). */
+	value: string;
+	/** Folder relative paths resolve against (the settings file's folder, or cwd for `-e`). */
+	baseDir: string;
+}
+
+export interface DiscoveryInput {
+	cwd: string;
+	/** `<cwd>/.agent/extensions`. */
+	projectDir: string;
+	/** `~/.agent/extensions`. */
+	userDir: string;
+	projectSettingsPaths: ExplicitPath[];
+	userSettingsPaths: ExplicitPath[];
+	cliPaths: string[];
+	/** `-ne`: only `-e` paths load. */
+	noExtensions: boolean;
+	/** Whether project inputs load (SPEC §4). */
+	projectTrusted: boolean;
+}
+
+export interface DiscoveryResult {
+	/** What loads, in load order. */
+	entries: ExtensionEntry[];
+	/** Project entries that would load if the folder were trusted (for the prompt, the skip line, `agent list`). */
+	untrustedProject: ExtensionEntry[];
+	warnings: DiscoveryWarning[];
+}
+
+const isEntryFile = (name: string) => (name.endsWith(".ts") || name.endsWith(".js")) && !name.endsWith(".d.ts");
+
+function isDir(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+function isFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}
+
+/** `agent.extensions` (or `pi.extensions`) of `<dir>/package.json`, resolved; undefined when absent. */
+function manifestEntries(dir: string, warnings: DiscoveryWarning[]): string[] | undefined {
+	const manifest = join(dir, "package.json");
+	if (!existsSync(manifest)) return undefined;
+	let pkg: { agent?: { extensions?: unknown }; pi?: { extensions?: unknown } };
+	try {
+		pkg = JSON.parse(readFileSync(manifest, "utf8"));
+	} catch (error) {
+		warnings.push({ path: manifest, message: `Ignoring package.json: ${(error as Error).message}` });
+		return undefined;
+	}
+	const list = pkg?.agent?.extensions ?? pkg?.pi?.extensions;
+	if (!Array.isArray(list) || list.length === 0) return undefined;
+	const found: string[] = [];
+	for (const item of list) {
+		if (typeof item !== "string") continue;
+		const file = resolve(dir, item);
+		if (isFile(file)) found.push(file);
+		else warnings.push({ path: manifest, message: `Extension entry "${item}" listed in package.json does not exist` });
+	}
+	return found.length > 0 ? found : undefined;
+}
+
+/** Entry files of one folder that is itself an extension (manifest, then index.ts / index.js). */
+function packageEntries(dir: string, warnings: DiscoveryWarning[]): string[] | undefined {
+	const manifest = manifestEntries(dir, warnings);
+	if (manifest) return manifest;
+	for (const index of ["index.ts", "index.js"]) if (isFile(join(dir, index))) return [join(dir, index)];
+	return undefined;
+}
+
+/**
+ * The extensions in a directory, one level deep, sorted by name: `*.ts`/`*.js` files (not
+ * `.d.ts`, not dot-files), `<sub>/package.json` manifests, else `<sub>/index.ts|js`.
+ */
+export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[] = []): string[] {
+	let dirents: Dirent[];
+	try {
+		dirents = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return [];
+	}
+	const out: string[] = [];
+	for (const d of dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+		if (d.name.startsWith(".") || d.name === "node_modules") continue;
+		const full = join(dir, d.name);
+		// Symlinks are followed: decide by what they point at.
+		const file = d.isFile() || (d.isSymbolicLink() && isFile(full));
+		const folder = d.isDirectory() || (d.isSymbolicLink() && isDir(full));
+		if (file && isEntryFile(d.name)) out.push(full);
+		else if (folder) out.push(...(packageEntries(full, warnings) ?? []));
+	}
+	return out;
+}
+
+/** An explicit path (`-e`, settings): a file, or a folder that is one extension or holds several. */
+function explicitEntries(path: string, warnings: DiscoveryWarning[]): string[] {
+	if (!isDir(path)) return [path];
+	return packageEntries(path, warnings) ?? discoverExtensionsInDir(path, warnings);
+}
+
+function realPath(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
+}
+
+/** Resolve every source in load order. Pure apart from reading the filesystem. */
+export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
+	const warnings: DiscoveryWarning[] = [];
+	const entries: ExtensionEntry[] = [];
+	const untrustedProject: ExtensionEntry[] = [];
+	const seen = new Set<string>();
+
+	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false) => {
+		const started = performance.now();
+		const resolvedPath = missing ? file : realPath(file);
+		if (list === entries) {
+			if (seen.has(resolvedPath)) return;
+			seen.add(resolvedPath);
+		}
+		const group: ExtensionGroup = scope === "temporary" ? "path" : scope;
+		const sourceInfo: SourceInfo = { path: resolvedPath, source, scope, origin: "top-level", baseDir };
+		list.push({ path: shownAs, resolvedPath, sourceInfo, group, ...(missing ? { missing } : {}), resolveMs: performance.now() - started });
+	};
+	const addExplicit = (list: ExtensionEntry[], p: ExplicitPath, scope: SourceScope, source: string) => {
+		const abs = resolve(p.baseDir, expandHome(p.value));
+		if (!existsSync(abs)) {
+			add(list, abs, scope === "temporary" ? p.value : abs, scope, source, p.baseDir, true);
+			return;
+		}
+		for (const file of explicitEntries(abs, warnings)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, isDir(abs) ? abs : p.baseDir);
+	};
+
+	if (!input.noExtensions) {
+		const project = input.projectTrusted ? entries : untrustedProject;
+		for (const file of discoverExtensionsInDir(input.projectDir, warnings)) add(project, file, file, "project", "auto", input.projectDir);
+		for (const file of discoverExtensionsInDir(input.userDir, warnings)) add(entries, file, file, "user", "auto", input.userDir);
+		for (const p of input.projectSettingsPaths) addExplicit(project, p, "project", "local");
+		for (const p of input.userSettingsPaths) addExplicit(entries, p, "user", "local");
+	}
+	for (const value of input.cliPaths) addExplicit(entries, { value, baseDir: input.cwd }, "temporary", "cli");
+	// Untrusted project entries already loading from elsewhere (e.g. also passed with -e) are not "skipped".
+	return { entries, untrustedProject: untrustedProject.filter((e) => !seen.has(e.resolvedPath)), warnings };
+}

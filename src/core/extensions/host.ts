@@ -1,0 +1,685 @@
+// Binds loaded extensions to one AgentSession (SPEC §5–§7): the runtime's action slots, the
+// contexts handlers receive, extension tools and commands, the loop hooks, session replacement
+// and reload. Modes hand it their UI and an error sink; it knows nothing else of them.
+import type { AgentSession, AgentSessionEvent } from "../agent-session.ts";
+import type { AgentMessage, CustomMessage } from "../agent/messages.ts";
+import { executeToolCall } from "../agent/loop.ts";
+import type { ModelRegistry } from "../providers/registry.ts";
+import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";
+import type { AgentToolResult } from "../tools/types.ts";
+import type { ExtensionEntry } from "./discovery.ts";
+import type { LoadExtensionsResult } from "./loader.ts";
+import { createLoopHooks, runBoundary, type BoundarySink } from "./loop-hooks.ts";
+import { ExtensionRunner, type ExtensionErrorReport } from "./runner.ts";
+import { ambiguousCommandMessage, resolveCommandNames } from "./commands.ts";
+import type { ExtensionRuntime } from "./api.ts";
+import type {
+	Extension,
+	ExtensionActions,
+	ExtensionCommandContext,
+	ExtensionContext,
+	ExtensionMode,
+	ExtensionToolContext,
+	ExtensionUIContext,
+	ReplacedSessionContext,
+	ResolvedCommand,
+	SendMessageInput,
+	SendMessageOptions,
+	SendUserMessageOptions,
+	SessionBoundaryDraft,
+	SlashCommandInfo,
+	ToolInfo,
+	VirtualModelConfig,
+} from "./types.ts";
+import { createNoopUI } from "./ui-noop.ts";
+
+/** Observe events the session stream carries, forwarded to extensions as they happen. */
+const FORWARDED = new Set(["agent_start", "agent_end", "turn_start", "message_start", "message_update", "tool_execution_start", "tool_execution_update", "tool_execution_end"]);
+
+export interface ExtensionHostOptions {
+	session: AgentSession;
+	registry: ModelRegistry;
+	mode: ExtensionMode;
+	/** What was loaded at start-up; undefined when there were no extensions. */
+	loaded: LoadExtensionsResult | undefined;
+	/** The entries to load again on reload. */
+	entries: ExtensionEntry[];
+	projectTrusted: boolean;
+	/** Mode's UI; default: dialogs resolve to their defaults at once. */
+	ui?: ExtensionUIContext;
+	hasUI?: boolean;
+	/** Where extension errors go (stderr line, rpc event, red line). */
+	onError(report: ExtensionErrorReport): void;
+	/** Mode's graceful exit (ctx.shutdown); print mode has none. */
+	onShutdown?(): void;
+	/** Reload the extension list and what the mode shows after /reload. */
+	onReloaded?(loaded: LoadExtensionsResult): void;
+}
+
+export type PromptSource = "interactive" | "rpc" | "extension";
+
+export interface SubmitOptions {
+	images?: ImageContent[];
+	source?: PromptSource;
+	streamingBehavior?: "steer" | "followUp";
+}
+
+/** What became of submitted text. */
+export type SubmitResult = { kind: "command"; name: string } | { kind: "handled" } | { kind: "prompted" } | { kind: "queued" } | { kind: "error"; message: string };
+
+export class ExtensionHost {
+	readonly session: AgentSession;
+	readonly registry: ModelRegistry;
+	readonly mode: ExtensionMode;
+	private loaded: LoadExtensionsResult | undefined;
+	private readonly entries: ExtensionEntry[];
+	private readonly projectTrusted: boolean;
+	ui: ExtensionUIContext;
+	hasUI: boolean;
+	private readonly options: ExtensionHostOptions;
+	private runner: ExtensionRunner;
+	private commands: ResolvedCommand[] = [];
+	private ambiguous = new Map<string, ResolvedCommand[]>();
+	private builtinToolNames: Set<string>;
+	private nextTurn: AgentMessage[] = [];
+	/** Commands an extension queued with sendUserMessage("/cmd", {deliverAs}) while a run was going. */
+	private queuedCommands: string[] = [];
+	private unsubscribe: (() => void) | undefined;
+
+	constructor(options: ExtensionHostOptions) {
+		this.options = options;
+		this.session = options.session;
+		this.registry = options.registry;
+		this.mode = options.mode;
+		this.loaded = options.loaded;
+		this.entries = options.entries;
+		this.projectTrusted = options.projectTrusted;
+		this.ui = options.ui ?? createNoopUI();
+		this.hasUI = options.hasUI ?? false;
+		this.builtinToolNames = new Set(this.session.getAllTools().map((t) => t.name));
+		this.runner = this.createRunner();
+	}
+
+	get extensions(): Extension[] {
+		return this.loaded?.extensions ?? [];
+	}
+
+	private get runtime(): ExtensionRuntime | undefined {
+		return this.loaded?.runtime;
+	}
+
+	private createRunner(): ExtensionRunner {
+		return new ExtensionRunner(this.extensions, () => this.createContext(), (report) => this.options.onError(report));
+	}
+
+	/** Report an error that happened outside a handler dispatch (send_message, command, …). */
+	reportError(extensionPath: string, event: string, error: unknown): void {
+		this.runner.report(extensionPath, event, error);
+	}
+
+	// ---- binding ---------------------------------------------------------------------------------
+
+	/** Light up the runtime, add tools and hooks, then session_start and resources_discover. */
+	async bind(reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup", previousSessionFile?: string): Promise<void> {
+		this.wire(reason !== "startup");
+		if (reason === "startup" || reason === "reload") {
+			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
+			await this.runner.collect("resources_discover", { cwd: this.session.cwd, reason });
+		} else {
+			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
+		}
+	}
+
+	/** `activateTools`: after a reload the tools come back active; at start-up --tools decided. */
+	private wire(activateTools: boolean): void {
+		const runtime = this.runtime;
+		if (runtime) {
+			const { errors } = runtime.bind(this.actions());
+			for (const e of errors) this.runner.report(e.extensionPath, "register_provider", e.error);
+		}
+		this.resolveCommands();
+		this.session.setToolContextFactory(() => this.createToolContext());
+		this.syncTools(activateTools);
+		const sink: BoundarySink = {
+			messages: () => this.session.messages,
+			applyDrafts: (drafts) => this.applyDrafts(drafts),
+			hasQueuedMessages: () => this.session.hasPendingMessages(),
+		};
+		this.session.hooks = this.extensions.length > 0 ? createLoopHooks(this.runner, sink) : {};
+		this.unsubscribe?.();
+		this.unsubscribe = this.extensions.length > 0 ? this.session.subscribe((event) => this.forward(event)) : undefined;
+		this.session.lifecycle = {
+			beforeReplace: (reason, detail) => this.beforeReplace(reason, detail),
+			replaced: async (reason, previous) => {
+				await this.reloadExtensions();
+				await this.bind(reason, previous);
+			},
+		};
+	}
+
+	private async forward(event: AgentSessionEvent): Promise<void> {
+		if (!FORWARDED.has(event.type) || !this.runner.has(event.type)) return;
+		const { type, ...payload } = event;
+		await this.runner.emit(type, payload);
+	}
+
+	private resolveCommands(): void {
+		const resolution = resolveCommandNames(this.extensions);
+		this.commands = resolution.commands;
+		this.ambiguous = resolution.ambiguous;
+	}
+
+	/**
+	 * Extension tools into the session; a built-in name replaces the built-in. Tools registered
+	 * after start-up are active at once; at start-up the session already chose (--tools).
+	 */
+	private syncTools(activateNew = true): void {
+		const known = new Set(this.session.getAllTools().map((t) => t.name));
+		for (const ext of this.extensions) {
+			for (const { definition } of ext.tools.values()) {
+				const isNew = !known.has(definition.name) || this.builtinToolNames.has(definition.name);
+				this.session.addTool(definition, activateNew && isNew);
+			}
+		}
+	}
+
+	// ---- actions (what `pi.*` does once bound) ----------------------------------------------------
+
+	private actions(): ExtensionActions {
+		const session = this.session;
+		return {
+			sendMessage: (message, options) => {
+				this.sendMessage(message, options).catch((error) => this.runner.report("<runtime>", "send_message", error));
+			},
+			sendUserMessage: (content, options) => {
+				this.sendUserMessage(content, options).catch((error) => this.runner.report("<runtime>", "send_user_message", error));
+			},
+			appendEntry: (customType, data) => {
+				session.session.appendCustomEntry(customType, data);
+			},
+			setSessionName: (name) => {
+				session.setSessionName(name);
+				void this.runner.emit("session_info_changed", { name });
+			},
+			getSessionName: () => session.session.getSessionName(),
+			setLabel: (entryId, label) => {
+				session.session.appendLabelChange(entryId, label);
+			},
+			getActiveTools: () => session.getActiveToolNames(),
+			getAllTools: () => this.toolInfos(),
+			setActiveTools: (names) => session.setActiveTools(names),
+			getCommands: () => this.commandInfos(),
+			setModel: async (model) => this.setModel(model, "set"),
+			getThinkingLevel: () => session.thinkingLevel,
+			setThinkingLevel: (level) => this.setThinkingLevel(level),
+			refreshTools: () => this.syncTools(true),
+			registerProvider: (name, config) => this.registry.registerProvider(name, config as never),
+			unregisterProvider: (name) => this.registry.unregisterProvider(name),
+			registerVirtualModel: (config, path) => this.registerVirtualModel(config, path),
+		};
+	}
+
+	async setModel(model: Model, source: "set" | "cycle" | "restore"): Promise<boolean> {
+		if (!this.registry.hasConfiguredAuth(model)) return false;
+		const previousModel = this.session.model;
+		this.session.setModel(model);
+		await this.runner.emit("model_select", { model, previousModel, source });
+		return true;
+	}
+
+	setThinkingLevel(level: ThinkingLevel): void {
+		const previousLevel = this.session.thinkingLevel;
+		this.session.setThinkingLevel(level);
+		if (this.session.thinkingLevel !== previousLevel) void this.runner.emit("thinking_level_select", { level: this.session.thinkingLevel, previousLevel });
+	}
+
+	/** A model served under another name that resolves to a real one per request. */
+	private registerVirtualModel(config: VirtualModelConfig, extensionPath: string): void {
+		const pick = (context: Parameters<Exclude<VirtualModelConfig["target"], string>>[0]) => {
+			const target = typeof config.target === "string" ? config.target : config.target(context);
+			const slash = target.indexOf("/");
+			const model = slash > 0 ? this.registry.find(target.slice(0, slash), target.slice(slash + 1)) : undefined;
+			if (!model) throw new Error(`Virtual model ${config.provider}/${config.id} (from ${extensionPath}): target "${target}" is not a known provider/model`);
+			return model;
+		};
+		const api = `virtual:${config.provider}`;
+		const template = typeof config.target === "string" ? pick({ messages: [] }) : undefined;
+		this.registry.registerProvider(config.provider, {
+			api,
+			baseUrl: template?.baseUrl ?? "virtual:",
+			apiKey: "virtual",
+			streamSimple: (_model: Model, context: Context, options?: StreamOptions) => {
+				const real = pick(context);
+				return this.registry.stream(real, context, options);
+			},
+			models: [
+				{
+					id: config.id,
+					name: config.name ?? config.id,
+					reasoning: template?.reasoning ?? false,
+					input: template?.input ?? ["text"],
+					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...template?.cost },
+					contextWindow: template?.contextWindow ?? 128_000,
+					maxTokens: template?.maxTokens ?? 8_192,
+				},
+			],
+		} as never);
+	}
+
+	private toolInfos(): ToolInfo[] {
+		const owner = new Map<string, Extension>();
+		for (const ext of this.extensions) for (const name of ext.tools.keys()) owner.set(name, ext);
+		return this.session.getAllTools().map((t) => {
+			const ext = owner.get(t.name);
+			return {
+				name: t.name,
+				description: t.description,
+				parameters: t.parameters,
+				sourceInfo: ext ? ext.sourceInfo : { source: this.builtinToolNames.has(t.name) ? "builtin" : "sdk" },
+			};
+		});
+	}
+
+	commandInfos(): SlashCommandInfo[] {
+		return this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
+	}
+
+	/** Extension commands with their invocation names, for completion and listings. */
+	resolvedCommands(): ResolvedCommand[] {
+		return this.commands;
+	}
+
+	// ---- messages --------------------------------------------------------------------------------
+
+	private customMessage(input: SendMessageInput): CustomMessage {
+		return { role: "custom", customType: input.customType, content: input.content, display: input.display ?? true, details: input.details, timestamp: Date.now() };
+	}
+
+	async sendMessage(input: SendMessageInput, options: SendMessageOptions = {}): Promise<void> {
+		const message = this.customMessage(input);
+		if (options.deliverAs === "nextTurn") {
+			this.nextTurn.push(message);
+			return;
+		}
+		if (this.session.isStreaming) {
+			await this.session.queueCustom(message, options.deliverAs === "followUp" ? "followUp" : "steer");
+			return;
+		}
+		if (options.triggerTurn) {
+			await this.runPrompts([message]);
+			return;
+		}
+		await this.session.addMessage(message);
+	}
+
+	async sendUserMessage(content: string | (TextContent | ImageContent)[], options: SendUserMessageOptions = {}): Promise<void> {
+		const text = typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
+		const images = typeof content === "string" ? undefined : content.filter((c): c is ImageContent => c.type === "image");
+		if (this.session.isStreaming && this.parseCommand(text)) {
+			if (!options.deliverAs) throw new Error(`Extension command "${text.split(" ")[0]}" cannot run while the agent is streaming. Pass deliverAs ("steer" or "followUp") to run it when the run ends.`);
+			// SPEC §12: a queued "/cmd" runs the command once the current run ends.
+			this.queuedCommands.push(text);
+			return;
+		}
+		const result = await this.submit(text, { images, source: "extension", streamingBehavior: options.deliverAs });
+		if (result.kind === "error") throw new Error(result.message);
+	}
+
+	// ---- input: commands, the input event, before_agent_start, the run ----------------------------
+
+	private parseCommand(text: string): { name: string; args: string } | undefined {
+		if (!text.startsWith("/")) return undefined;
+		const space = text.indexOf(" ");
+		const name = space < 0 ? text.slice(1) : text.slice(1, space);
+		const args = space < 0 ? "" : text.slice(space + 1).trim();
+		if (!name) return undefined;
+		return this.commands.some((c) => c.invocationName === name) || this.ambiguous.has(name) ? { name, args } : undefined;
+	}
+
+	/**
+	 * Everything typed or sent goes through here: an extension command runs (never reaching the
+	 * model); otherwise the input event may handle or transform it, then the model is prompted.
+	 */
+	async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
+		const command = this.parseCommand(text);
+		if (command) {
+			const candidates = this.ambiguous.get(command.name);
+			if (candidates && !this.commands.some((c) => c.invocationName === command.name)) {
+				return { kind: "error", message: ambiguousCommandMessage(command.name, candidates) };
+			}
+			await this.runCommand(command.name, command.args);
+			return { kind: "command", name: command.name };
+		}
+		let images = options.images;
+		if (this.runner.has("input")) {
+			let current = text;
+			const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>(
+				"input",
+				{ text, images, source: options.source ?? "interactive" },
+				(r) => {
+					if (r.action === "handled") return "stop";
+					if (r.action === "transform" && typeof r.text === "string") {
+						current = r.text;
+						if (r.images) images = r.images;
+					}
+					return "ignore";
+				},
+			);
+			if (decided?.action === "handled") return { kind: "handled" };
+			text = current;
+		}
+		const user: AgentMessage =
+			images && images.length > 0 ? { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() } : { role: "user", content: text, timestamp: Date.now() };
+		if (this.session.isStreaming) {
+			if (!options.streamingBehavior) return { kind: "error", message: "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message." };
+			if (options.streamingBehavior === "steer") await this.session.steer(text, images);
+			else await this.session.followUp(text, images);
+			return { kind: "queued" };
+		}
+		await this.runPrompts([user], text, images);
+		return { kind: "prompted" };
+	}
+
+	/** One run: before_agent_start, the loop, agent_before_settle, agent_settled, queued commands. */
+	async runPrompts(prompts: AgentMessage[], promptText?: string, images?: ImageContent[]): Promise<void> {
+		const all = [...prompts, ...this.nextTurn.splice(0)];
+		if (this.runner.has("before_agent_start")) {
+			const base = this.session.getSystemPrompt();
+			let chained: string | undefined;
+			const results = await this.runner.collect<{ message?: SendMessageInput; systemPrompt?: string }>(
+				"before_agent_start",
+				{ prompt: promptText ?? "", images, systemPrompt: base, systemPromptOptions: this.session.systemPromptOptions() },
+				(r, _path, payload) => {
+					if (typeof r.systemPrompt === "string") {
+						chained = r.systemPrompt;
+						payload.systemPrompt = chained;
+						this.session.overrideSystemPrompt(chained);
+					}
+				},
+			);
+			for (const { result } of results) if (result.message) all.push(this.customMessage(result.message));
+			this.session.overrideSystemPrompt(chained);
+		}
+		let outcome: "completed" | "aborted" | "error" = "completed";
+		try {
+			await this.session.run(all);
+			const last = this.session.lastAssistant();
+			outcome = last?.stopReason === "aborted" ? "aborted" : last?.stopReason === "error" ? "error" : "completed";
+			if (this.runner.has("agent_before_settle")) {
+				const settle = await runBoundary(
+					this.runner,
+					"agent_before_settle",
+					{ outcome },
+					{ messages: () => this.session.messages, applyDrafts: (d) => this.applyDrafts(d), hasQueuedMessages: () => this.session.hasPendingMessages() },
+					(added) => outcome === "completed" && (added || this.session.hasPendingMessages()),
+				);
+				if (settle.continue) await this.session.run([]);
+			}
+		} finally {
+			if (this.runner.has("agent_settled")) await this.runner.emit("agent_settled", { outcome });
+		}
+		for (const text of this.queuedCommands.splice(0)) await this.submit(text, { source: "extension" });
+	}
+
+	async runCommand(name: string, args: string): Promise<void> {
+		const command = this.commands.find((c) => c.invocationName === name);
+		if (!command) throw new Error(`Unknown command /${name}`);
+		try {
+			await command.handler(args, this.createCommandContext());
+		} catch (error) {
+			this.runner.report(`command:${name}`, "command", error);
+		}
+	}
+
+	// ---- boundary drafts -------------------------------------------------------------------------
+
+	private applyDrafts(drafts: SessionBoundaryDraft[]): boolean {
+		const sm = this.session.session;
+		let addedMessage = false;
+		let rebuild = false;
+		for (const draft of drafts) {
+			switch (draft.kind) {
+				case "custom":
+					sm.appendCustomEntry(draft.customType, draft.data);
+					break;
+				case "custom_message": {
+					const message = this.customMessage(draft);
+					sm.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+					this.session.messages.push(message);
+					addedMessage = true;
+					break;
+				}
+				case "context_edit":
+					this.session.editContext(draft.entryId, draft.action, draft.content);
+					break;
+				case "compaction":
+					sm.appendCompaction(draft.summary, draft.firstKeptEntryId, draft.tokensBefore, draft.details, true);
+					rebuild = true;
+					break;
+			}
+		}
+		if (rebuild) this.session.rebuildFromSession();
+		return addedMessage;
+	}
+
+	// ---- contexts --------------------------------------------------------------------------------
+
+	private assertActive(): void {
+		this.runtime?.assertActive();
+	}
+
+	/** A fresh ExtensionContext; every member checks staleness, so a captured ctx fails after reload. */
+	createContext(): ExtensionContext {
+		const host = this;
+		const session = this.session;
+		const live = <T>(get: () => T) => {
+			host.assertActive();
+			return get();
+		};
+		return {
+			get ui() {
+				return live(() => host.ui);
+			},
+			get hasUI() {
+				return live(() => host.hasUI);
+			},
+			get mode() {
+				return live(() => host.mode);
+			},
+			get cwd() {
+				return live(() => session.cwd);
+			},
+			get sessionManager() {
+				return live(() => session.session as never);
+			},
+			get modelRegistry() {
+				return live(() => host.registry as never);
+			},
+			get model() {
+				return live(() => session.model);
+			},
+			get scopedModels() {
+				return live(() => [] as Model[]);
+			},
+			get thinkingLevel() {
+				return live(() => session.thinkingLevel);
+			},
+			isIdle: () => live(() => !session.isStreaming),
+			isProjectTrusted: () => live(() => host.projectTrusted),
+			get signal() {
+				return live(() => session.signal);
+			},
+			abort: () => live(() => void session.abort()),
+			hasPendingMessages: () => live(() => session.hasPendingMessages()),
+			shutdown: () => live(() => host.options.onShutdown?.()),
+			getContextUsage: () => live(() => session.getContextUsage()),
+			compact: (options) =>
+				live(() => {
+					session.compact(options?.customInstructions).then(
+						(result) => options?.onComplete?.(result),
+						(error) => {
+							const err = error instanceof Error ? error : new Error(String(error));
+							if (options?.onError) options.onError(err);
+							else host.runner.report("<runtime>", "compact", err);
+						},
+					);
+				}),
+			getSystemPrompt: () => live(() => session.getSystemPrompt()),
+		};
+	}
+
+	createToolContext(): ExtensionToolContext {
+		const ctx = this.createContext() as ExtensionToolContext;
+		Object.defineProperty(ctx, "tools", { get: () => this.toolInfos().filter((t) => this.session.getActiveToolNames().includes(t.name)), enumerable: true });
+		ctx.executeTool = (name, args, options) => this.executeTool(name, args, options);
+		return ctx;
+	}
+
+	/** A nested tool call with full validation and the tool_call / tool_result hooks. */
+	private async executeTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onUpdate?: (p: AgentToolResult) => void } = {}): Promise<AgentToolResult> {
+		this.assertActive();
+		const tool = this.session.getAllTools().find((t) => t.name === name);
+		const outcome = await executeToolCall({ type: "toolCall", id: `nested_${crypto.randomUUID().slice(0, 8)}`, name, arguments: structuredClone(args) }, tool, {
+			model: this.session.model as Model,
+			systemPrompt: "",
+			tools: this.session.getAllTools(),
+			stream: () => {
+				throw new Error("no model calls in a nested tool call");
+			},
+			toolContext: this.createToolContext(),
+			hooks: this.session.hooks,
+			signal: options.signal ?? this.session.signal ?? new AbortController().signal,
+			emit: async (event) => {
+				if (event.type === "tool_execution_update") options.onUpdate?.(event.partialResult);
+				await this.session.publish(event);
+			},
+		});
+		if (outcome.isError) {
+			const text = outcome.result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+			throw new Error(text || `Tool "${name}" failed`);
+		}
+		return outcome.result;
+	}
+
+	createCommandContext(): ExtensionCommandContext {
+		const ctx = this.createContext() as ExtensionCommandContext;
+		const host = this;
+		const withSession = async (fn: ((ctx: ReplacedSessionContext) => Promise<void>) | undefined) => {
+			if (fn) await fn(host.createReplacedContext());
+		};
+		Object.assign(ctx, {
+			waitForIdle: () => {
+				host.assertActive();
+				return host.session.waitForIdle();
+			},
+			newSession: async (options: Parameters<ExtensionCommandContext["newSession"]>[0] = {}) => {
+				host.assertActive();
+				const result = await host.session.newSession({ parentSession: options.parentSession });
+				if (!result.cancelled) {
+					if (options.setup) await options.setup(host.session.session);
+					await withSession(options.withSession);
+				}
+				return result;
+			},
+			fork: async (entryId: string, options: Parameters<ExtensionCommandContext["fork"]>[1] = {}) => {
+				host.assertActive();
+				const result = await host.session.fork(entryId, options.position ?? "before");
+				if (!result.cancelled) await withSession(options.withSession);
+				return { cancelled: result.cancelled };
+			},
+			switchSession: async (path: string, options: Parameters<ExtensionCommandContext["switchSession"]>[1] = {}) => {
+				host.assertActive();
+				const result = await host.session.switchSession(path);
+				if (!result.cancelled) await withSession(options.withSession);
+				return result;
+			},
+			navigateTree: async (targetId: string) => {
+				host.assertActive();
+				return host.navigateTree(targetId);
+			},
+			reload: async () => {
+				host.assertActive();
+				await host.reload();
+			},
+			getSystemPromptOptions: () => {
+				host.assertActive();
+				return host.session.systemPromptOptions();
+			},
+		});
+		return ctx;
+	}
+
+	private createReplacedContext(): ReplacedSessionContext {
+		const ctx = this.createCommandContext() as ReplacedSessionContext;
+		ctx.sendMessage = (message, options) => this.sendMessage(message, options);
+		ctx.sendUserMessage = async (content, options) => this.sendUserMessage(content, options);
+		return ctx;
+	}
+
+	// ---- session replacement and reload ----------------------------------------------------------
+
+	private async beforeReplace(reason: "new" | "resume" | "fork", detail: { targetSessionFile?: string; entryId?: string; position?: "before" | "at" }): Promise<boolean> {
+		if (reason === "fork") {
+			const r = await this.runner.first<{ cancel?: boolean }>("session_before_fork", { entryId: detail.entryId, position: detail.position ?? "before" }, (x) => (x.cancel ? "stop" : "keep"));
+			if (r?.cancel) return true;
+		} else {
+			const r = await this.runner.first<{ cancel?: boolean }>("session_before_switch", { reason, ...(detail.targetSessionFile ? { targetSessionFile: detail.targetSessionFile } : {}) }, (x) =>
+				x.cancel ? "stop" : "keep",
+			);
+			if (r?.cancel) return true;
+		}
+		// The old runtime says goodbye; `replaced` then loads the extensions afresh for the new session.
+		await this.runner.emit("session_shutdown", { reason, ...(detail.targetSessionFile ? { targetSessionFile: detail.targetSessionFile } : {}) });
+		return false;
+	}
+
+	private async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
+		const sm = this.session.session;
+		if (!sm.getEntry(targetId)) throw new Error(`No entry with id ${targetId} in this session.`);
+		const oldLeafId = sm.getLeafId();
+		const r = await this.runner.first<{ cancel?: boolean }>(
+			"session_before_tree",
+			{
+				preparation: { targetId, oldLeafId, commonAncestorId: null, entriesToSummarize: [], userWantsSummary: false },
+				signal: new AbortController().signal,
+			},
+			(x) => (x.cancel ? "stop" : "keep"),
+		);
+		if (r?.cancel) return { cancelled: true };
+		sm.branch(targetId);
+		this.session.rebuildFromSession();
+		await this.runner.emit("session_tree", { newLeafId: sm.getLeafId(), oldLeafId });
+		return { cancelled: false };
+	}
+
+	/** Invalidate the old runtime, bump the module generation, load again (errors reported, not fatal). */
+	private async reloadExtensions(): Promise<void> {
+		const old = this.loaded;
+		old?.runtime.invalidate();
+		if (this.entries.length === 0) return;
+		const { bumpExtensionGeneration } = await import("./module-import.ts");
+		const { loadExtensions } = await import("./loader.ts");
+		bumpExtensionGeneration();
+		const next = await loadExtensions(this.entries, { cwd: this.session.cwd, eventBus: old?.eventBus });
+		// Tools of extensions that no longer register them go; built-ins come back.
+		this.session.resetTools(this.builtinToolNames);
+		this.loaded = next;
+		this.runner = this.createRunner();
+		for (const error of next.errors) this.runner.report(error.path, "load", error);
+		this.options.onReloaded?.(next);
+	}
+
+	/** `/reload`, `ctx.reload()`: shutdown → stale → re-import → session_start {reason: "reload"}. */
+	async reload(): Promise<void> {
+		await this.runner.emit("session_shutdown", { reason: "reload" });
+		await this.reloadExtensions();
+		await this.bind("reload");
+	}
+
+	/** End of the process: session_shutdown {reason: "quit"}. */
+	async shutdown(): Promise<void> {
+		if (this.runner.has("session_shutdown")) await this.runner.emit("session_shutdown", { reason: "quit" });
+		this.runtime?.invalidate();
+		this.unsubscribe?.();
+	}
+}

@@ -1,0 +1,163 @@
+// Load extensions in order: import each module, run its factory with a fresh `pi`, commit or
+// discard. A failure becomes an error record and loading goes on; whether that is fatal is the
+// caller's decision (start-up: exit 1; /reload: show it and continue).
+import { ENV } from "../../config.ts";
+import { detail } from "../timing.ts";
+import { createExtension, createExtensionAPI, ExtensionRuntime } from "./api.ts";
+import type { ExtensionEntry } from "./discovery.ts";
+import { createEventBus, type EventBusController } from "./event-bus.ts";
+import { cacheToken, describeLoadError, importExtensionModule } from "./module-import.ts";
+import type { Extension, ExtensionFactory, SourceInfo } from "./types.ts";
+
+export type LoadStage = "resolve" | "import" | "factory" | "conflict";
+
+export class ExtensionLoadError extends Error {
+	constructor(
+		/** The path as given. */
+		readonly path: string,
+		readonly stage: LoadStage,
+		/** The one-line reason (the part after `Failed to load extension "<path>": `). */
+		readonly reason: string,
+		readonly sourceInfo?: SourceInfo,
+	) {
+		super(`Failed to load extension "${path}": ${reason}`);
+		this.name = "ExtensionLoadError";
+	}
+}
+
+export interface LoadExtensionsOptions {
+	cwd: string;
+	/** The shared bus; it survives reloads, so pass the previous one on /reload. Default: a new bus. */
+	eventBus?: EventBusController;
+	/** Milliseconds an import or factory may take before it counts as hung. Default 10 000 or $AGENT_EXTENSION_TIMEOUT_MS. */
+	timeoutMs?: number;
+}
+
+export interface LoadExtensionsResult {
+	/** Loaded extensions in load order. */
+	extensions: Extension[];
+	errors: ExtensionLoadError[];
+	/** The runtime all of them share; the session calls `runtime.bind()`. */
+	runtime: ExtensionRuntime;
+	eventBus: EventBusController;
+}
+
+export function defaultLoadTimeoutMs(): number {
+	const fromEnv = Number(process.env[ENV.extensionTimeout]);
+	return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 10_000;
+}
+
+class LoadTimeout extends Error {}
+
+/** Race `promise` against the deadline; the loser is left to settle on its own. */
+async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const deadline = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new LoadTimeout(what)), ms);
+	});
+	try {
+		return await Promise.race([promise, deadline]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+function seconds(ms: number): string {
+	return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** A name registered by an earlier extension: `Tool "x" conflicts with <path>`. */
+function findConflict(extension: Extension, loaded: Extension[]): string | undefined {
+	for (const other of loaded) {
+		for (const name of extension.tools.keys()) if (other.tools.has(name)) return `Tool "${name}" conflicts with ${other.path}`;
+		for (const name of extension.flags.keys()) if (other.flags.has(name)) return `Flag "--${name}" conflicts with ${other.path}`;
+	}
+	return undefined;
+}
+
+/** Run one factory against a fresh API; commit on success, discard on any failure. */
+export async function initializeExtension(
+	factory: ExtensionFactory,
+	extension: Extension,
+	runtime: ExtensionRuntime,
+	bus: EventBusController,
+	loaded: Extension[],
+	timeoutMs: number,
+): Promise<void> {
+	const load = createExtensionAPI(extension, runtime, bus);
+	try {
+		await withDeadline(Promise.resolve().then(() => factory(load.api)), timeoutMs, "factory");
+		const conflict = findConflict(extension, loaded);
+		if (conflict) throw new ExtensionLoadError(extension.path, "conflict", conflict, extension.sourceInfo);
+		load.commit();
+	} catch (error) {
+		load.discard();
+		throw error;
+	}
+}
+
+function toLoadError(error: unknown, entry: ExtensionEntry, stage: LoadStage, timeoutMs: number): ExtensionLoadError {
+	if (error instanceof ExtensionLoadError) return error;
+	if (error instanceof LoadTimeout) {
+		const reason =
+			stage === "import"
+				? `Importing the extension did not finish within ${seconds(timeoutMs)} (a top-level await that never settles?)`
+				: `Extension factory did not finish within ${seconds(timeoutMs)}: it awaits something that never settles`;
+		return new ExtensionLoadError(entry.path, stage, reason, entry.sourceInfo);
+	}
+	return new ExtensionLoadError(entry.path, stage, describeLoadError(error, entry.resolvedPath), entry.sourceInfo);
+}
+
+/** Load `entries` in order with one shared runtime. Never throws for an extension's failure. */
+export async function loadExtensions(entries: ExtensionEntry[], options: LoadExtensionsOptions): Promise<LoadExtensionsResult> {
+	const runtime = new ExtensionRuntime(options.cwd);
+	const eventBus = options.eventBus ?? createEventBus();
+	const timeoutMs = options.timeoutMs ?? defaultLoadTimeoutMs();
+	const token = cacheToken(options.cwd);
+	const extensions: Extension[] = [];
+	const errors: ExtensionLoadError[] = [];
+	for (const entry of entries) {
+		if (entry.missing) {
+			errors.push(new ExtensionLoadError(entry.path, "resolve", `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
+			continue;
+		}
+		let stage: LoadStage = "import";
+		const started = performance.now();
+		let imported = started;
+		try {
+			const { factory } = await withDeadline(importExtensionModule(entry.resolvedPath, token), timeoutMs, "import");
+			imported = performance.now();
+			if (typeof factory !== "function") {
+				throw new ExtensionLoadError(entry.path, "import", `Extension does not export a valid factory function: ${entry.path}`, entry.sourceInfo);
+			}
+			stage = "factory";
+			const extension = createExtension(entry.path, entry.resolvedPath, entry.sourceInfo);
+			await initializeExtension(factory as ExtensionFactory, extension, runtime, eventBus, extensions, timeoutMs);
+			extensions.push(extension);
+		} catch (error) {
+			errors.push(toLoadError(error, entry, stage, timeoutMs));
+		} finally {
+			const done = performance.now();
+			if (stage === "import") imported = done;
+			const ms = (n: number) => n.toFixed(2);
+			detail(`${entry.resolvedPath}  resolve ${ms(entry.resolveMs)} · import ${ms(imported - started)} · factory ${ms(done - imported)}`, entry.resolveMs + done - started);
+		}
+	}
+	return { extensions, errors, runtime, eventBus };
+}
+
+/** Load SDK inline factories after the file-based ones (paths `<inline:N>`). */
+export async function loadInlineExtensions(factories: ExtensionFactory[], into: LoadExtensionsResult, timeoutMs = defaultLoadTimeoutMs()): Promise<void> {
+	for (const [i, factory] of factories.entries()) {
+		const path = `<inline:${i + 1}>`;
+		const sourceInfo: SourceInfo = { path, source: "sdk", scope: "temporary", origin: "top-level" };
+		const extension = createExtension(path, path, sourceInfo);
+		try {
+			await initializeExtension(factory, extension, into.runtime, into.eventBus, into.extensions, timeoutMs);
+			into.extensions.push(extension);
+		} catch (error) {
+			const entry: ExtensionEntry = { path, resolvedPath: path, sourceInfo, group: "path", resolveMs: 0 };
+			into.errors.push(toLoadError(error, entry, "factory", timeoutMs));
+		}
+	}
+}

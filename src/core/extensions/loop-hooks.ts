@@ -1,0 +1,175 @@
+// The agent loop's hooks as extension events: each hook dispatches its event with the kind the
+// runner defines, and builds no payload when no extension listens (SPEC §6).
+import type { AgentLoopHooks, ToolCallDecision, ToolResultPatch } from "../agent/loop.ts";
+import type { AgentMessage } from "../agent/messages.ts";
+import type { ExtensionRunner } from "./runner.ts";
+import type { BoundaryResult, SessionBoundaryDraft } from "./event-types.ts";
+
+/** What the boundary needs from the session: applying drafts and judging whether a turn can follow. */
+export interface BoundarySink {
+	messages(): AgentMessage[];
+	/** Persist drafts in order; returns true when one added a message to the model's context. */
+	applyDrafts(drafts: SessionBoundaryDraft[]): boolean;
+	hasQueuedMessages(): boolean;
+}
+
+const DRAFT_KINDS = new Set(["custom", "custom_message", "context_edit", "compaction"]);
+
+/** Why a draft is invalid, or undefined when it is fine. */
+export function draftProblem(draft: unknown): string | undefined {
+	if (!draft || typeof draft !== "object") return "a draft must be an object";
+	const d = draft as Record<string, unknown>;
+	if (!DRAFT_KINDS.has(d.kind as string)) return `unknown draft kind ${JSON.stringify(d.kind)} (expected custom, custom_message, context_edit or compaction)`;
+	const str = (k: string) => typeof d[k] === "string" && (d[k] as string).length > 0;
+	switch (d.kind) {
+		case "custom":
+			return str("customType") ? undefined : "a custom draft needs a customType";
+		case "custom_message":
+			if (!str("customType")) return "a custom_message draft needs a customType";
+			if (typeof d.content !== "string" && !Array.isArray(d.content)) return "a custom_message draft needs content";
+			return typeof d.display === "boolean" ? undefined : "a custom_message draft needs display: boolean";
+		case "context_edit":
+			if (!str("entryId")) return "a context_edit draft needs an entryId";
+			if (d.action !== "replace" && d.action !== "omit") return 'a context_edit draft needs action "replace" or "omit"';
+			return d.action === "replace" && d.content === undefined ? "a context_edit replace needs content" : undefined;
+		case "compaction":
+			if (!str("summary") || !str("firstKeptEntryId")) return "a compaction draft needs summary and firstKeptEntryId";
+			return typeof d.tokensBefore === "number" ? undefined : "a compaction draft needs tokensBefore";
+	}
+	return undefined;
+}
+
+export interface BoundaryOutcome {
+	continue: boolean;
+}
+
+/**
+ * turn_end / agent_before_settle: handlers add drafts and may ask to continue. Any invalid draft
+ * voids all of this boundary's drafts and the continue (reported once).
+ */
+export async function runBoundary(
+	runner: ExtensionRunner,
+	event: "turn_end" | "agent_before_settle",
+	base: Record<string, unknown>,
+	sink: BoundarySink,
+	canContinue: (draftsAddMessages: boolean) => boolean,
+): Promise<BoundaryOutcome> {
+	const entries = runner.entries(event);
+	if (entries.length === 0) return { continue: false };
+	const drafts: SessionBoundaryDraft[] = [];
+	let wantContinue = false;
+	let invalid: { path: string; problem: string } | undefined;
+	const ctx = runner.context();
+	for (const { path, handler } of entries) {
+		const preview = { messages: sink.messages(), canContinue: canContinue(drafts.some((d) => d.kind === "custom_message")) };
+		const payload = { type: event, ...base, entries: [...drafts], continue: wantContinue, context: preview };
+		let result: BoundaryResult | undefined;
+		try {
+			result = (await handler(payload, ctx)) as BoundaryResult | undefined;
+		} catch (error) {
+			runner.report(path, event, error);
+			continue;
+		}
+		if (!result) continue;
+		for (const draft of result.entries ?? []) {
+			const problem = draftProblem(draft);
+			if (problem && !invalid) invalid = { path, problem };
+			drafts.push(draft);
+		}
+		if (result.continue !== undefined) wantContinue = result.continue === true;
+	}
+	if (invalid) {
+		runner.report(invalid.path, event, new Error(`Invalid boundary draft: ${invalid.problem}. All drafts of this ${event} were discarded.`));
+		return { continue: false };
+	}
+	const added = drafts.length > 0 ? sink.applyDrafts(drafts) : false;
+	return { continue: wantContinue && canContinue(added) };
+}
+
+/** Loop hooks that dispatch to extensions; hooks with no listener cost a map lookup. */
+export function createLoopHooks(runner: ExtensionRunner, sink: BoundarySink): AgentLoopHooks {
+	return {
+		async transformContext(messages) {
+			if (!runner.has("context")) return messages;
+			const out = await runner.chain("context", { messages }, (p, r) => (Array.isArray(r.messages) ? { ...p, messages: r.messages } : p));
+			return out.messages as AgentMessage[];
+		},
+		async transformLlmContext(context) {
+			if (!runner.has("context_with_system")) return context;
+			const out = await runner.chain("context_with_system", { context: structuredClone(context) }, (p, r) => (r.context ? { ...p, context: r.context } : p));
+			return out.context as typeof context;
+		},
+		async beforeToolCall(call) {
+			if (!runner.has("tool_call")) return undefined;
+			let terminate = false;
+			const result = await runner.first<ToolCallDecision>(
+				"tool_call",
+				{ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+				(r) => {
+					if (r.terminate) terminate = true;
+					return r.block ? "stop" : "ignore";
+				},
+				{ rethrow: true },
+			);
+			return result ? { ...result, terminate: terminate || result.terminate } : terminate ? { terminate } : undefined;
+		},
+		async afterToolCall(call, result, isError) {
+			if (!runner.has("tool_result")) return undefined;
+			const out = await runner.chain(
+				"tool_result",
+				{ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: result.content, details: result.details, isError },
+				(p, r: ToolResultPatch) => ({
+					...p,
+					...(r.content !== undefined ? { content: r.content } : {}),
+					...(r.details !== undefined ? { details: r.details } : {}),
+					...(r.isError !== undefined ? { isError: r.isError } : {}),
+				}),
+			);
+			return { content: out.content, details: out.details, isError: out.isError };
+		},
+		async onMessageEnd(message) {
+			if (!runner.has("message_end")) return message;
+			const out = await runner.chain("message_end", { message }, (p, r, path) => {
+				if (!r.message) return p;
+				if (r.message.role !== (p.message as AgentMessage).role) {
+					runner.report(path, "message_end", new Error("message_end handlers must return a message with the same role"));
+					return p;
+				}
+				return { ...p, message: r.message };
+			});
+			return out.message as AgentMessage;
+		},
+		async onTurnEnd(info) {
+			if (!runner.has("turn_end")) return undefined;
+			return runBoundary(
+				runner,
+				"turn_end",
+				{ turnIndex: info.turnIndex, message: info.message, toolResults: info.toolResults, outcome: info.outcome },
+				sink,
+				(added) => {
+					const last = sink.messages().at(-1);
+					return info.outcome === "completed" && (added || (last !== undefined && last.role !== "assistant") || sink.hasQueuedMessages());
+				},
+			);
+		},
+		async streamOptions() {
+			const options: Awaited<ReturnType<NonNullable<AgentLoopHooks["streamOptions"]>>> = {};
+			if (runner.has("before_provider_request")) {
+				options.onPayload = async (payload) => {
+					const out = await runner.chain("before_provider_request", { payload }, (p, r) => ({ ...p, payload: r }));
+					return out.payload;
+				};
+			}
+			if (runner.has("before_provider_headers")) {
+				options.onHeaders = async (headers) => {
+					const out = await runner.chain("before_provider_headers", { headers: { ...headers } }, (p, r) => (r.headers ? { ...p, headers: r.headers } : p));
+					return out.headers as Record<string, string>;
+				};
+			}
+			if (runner.has("after_provider_response")) {
+				options.onResponse = (response) => runner.emit("after_provider_response", { status: response.status, headers: response.headers });
+			}
+			return options;
+		},
+	};
+}

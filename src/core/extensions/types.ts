@@ -1,0 +1,474 @@
+// The contract of the extension system: the `pi` object an extension factory receives, the
+// contexts its handlers get, what it can register, and the per-extension record the runner reads.
+// Event payloads live in event-types.ts and are re-exported here.
+import type { Static, TSchema } from "typebox";
+import type { BuildSystemPromptOptions } from "../agent/system-prompt.ts";
+import type { CustomMessage } from "../agent/messages.ts";
+import type {
+	Api,
+	AssistantMessageEventStream,
+	Context,
+	ImageContent,
+	Model,
+	StreamOptions,
+	TextContent,
+	ThinkingLevel,
+} from "../providers/types.ts";
+import type { AgentTool, AgentToolResult, AgentToolUpdateCallback, ToolExecutionMode } from "../tools/types.ts";
+import type { CompactionResult, ExtensionEventName, ExtensionEventPayload, ExtensionEventResult, SessionEntry } from "./event-types.ts";
+
+export * from "./event-types.ts";
+
+// ---- Where an extension came from ----
+
+/** `project` = `<cwd>/.agent/`, `user` = `~/.agent/`, `temporary` = `-e` or an SDK inline factory. */
+export type SourceScope = "project" | "user" | "temporary";
+
+export interface SourceInfo {
+	/** Resolved absolute path of the entry file (or `<inline:N>`). */
+	path: string;
+	/** `auto` (discovered in an extensions dir), `local` (settings `extensions`), `cli` (`-e`), `sdk`. */
+	source: string;
+	scope: SourceScope;
+	origin: "package" | "top-level";
+	/** The folder the extension lives in (its own node_modules resolve from here). */
+	baseDir?: string;
+}
+
+// ---- Modes and UI ----
+
+export type ExtensionMode = "interactive" | "print" | "json" | "rpc";
+
+export interface DialogOptions {
+	signal?: AbortSignal;
+	/** Milliseconds; on expiry the dialog resolves to its default (undefined / false). */
+	timeout?: number;
+}
+
+export type WidgetPlacement = "aboveEditor" | "belowEditor";
+
+/** What `ctx.ui` offers; per-mode behaviour in SPEC §7. Methods a mode cannot honour are no-ops. */
+export interface ExtensionUIContext {
+	select(title: string, options: string[], opts?: DialogOptions): Promise<string | undefined>;
+	confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean>;
+	input(title: string, placeholder?: string, opts?: DialogOptions): Promise<string | undefined>;
+	editor(title: string, prefill?: string): Promise<string | undefined>;
+	notify(message: string, type?: "info" | "warning" | "error"): void;
+	onTerminalInput(handler: (data: string) => boolean | void): () => void;
+	setStatus(key: string, text: string | undefined): void;
+	setWorkingMessage(message?: string): void;
+	setWorkingVisible(visible: boolean): void;
+	setWorkingIndicator(options?: { frames?: string[]; intervalMs?: number }): void;
+	setHiddenThinkingLabel(label?: string): void;
+	setWidget(key: string, content: string[] | ((...args: unknown[]) => unknown) | undefined, options?: { placement?: WidgetPlacement }): void;
+	setFooter(factory: ((...args: unknown[]) => unknown) | undefined): void;
+	setHeader(factory: ((...args: unknown[]) => unknown) | undefined): void;
+	setTitle(title: string): void;
+	custom<T>(factory: (...args: unknown[]) => unknown, options?: { overlay?: boolean; overlayOptions?: unknown; onHandle?: (handle: unknown) => void }): Promise<T | undefined>;
+	pasteToEditor(text: string): void;
+	setEditorText(text: string): void;
+	getEditorText(): string;
+	addAutocompleteProvider(factory: (current: unknown) => unknown): void;
+	setEditorComponent(factory: ((...args: unknown[]) => unknown) | undefined): void;
+	getEditorComponent(): unknown;
+	readonly theme: Theme;
+	getAllThemes(): Theme[];
+	getTheme(name: string): Theme | undefined;
+	setTheme(theme: string | Theme): { success: boolean; error?: string };
+	getToolsExpanded(): boolean;
+	setToolsExpanded(expanded: boolean): void;
+}
+
+/** Colour helpers for renderers; the line-based UI maps them onto picocolors. */
+export interface Theme {
+	name: string;
+	fg(color: string, text: string): string;
+	bg(color: string, text: string): string;
+	bold(text: string): string;
+	dim(text: string): string;
+	[key: string]: unknown;
+}
+
+// ---- Session access (the session issue owns the implementation) ----
+
+export interface ReadonlySessionManager {
+	getCwd(): string;
+	getSessionDir(): string;
+	getSessionId(): string;
+	getSessionFile(): string | undefined;
+	getLeafId(): string | null;
+	getLeafEntry(): SessionEntry | undefined;
+	getEntry(id: string): SessionEntry | undefined;
+	getLabel(id: string): string | undefined;
+	getBranch(fromId?: string): SessionEntry[];
+	getHeader(): Record<string, unknown> | null;
+	getEntries(): SessionEntry[];
+	getTree(): unknown[];
+	getSessionName(): string | undefined;
+}
+
+/** The model catalogue as extensions see it (the providers issue owns the implementation). */
+export interface ModelRegistryView {
+	find(provider: string, modelId: string): Model | undefined;
+	getAll(): Model[];
+	getAvailable(): Model[];
+	hasConfiguredAuth(model: Model): boolean;
+	getApiKeyAndHeaders(model: Model): Promise<{ apiKey?: string; headers?: Record<string, string> } | undefined>;
+	registerProvider(name: string, config: ProviderConfig): void;
+}
+
+export interface ContextUsage {
+	tokens: number | null;
+	contextWindow: number;
+	percent: number | null;
+}
+
+// ---- Contexts (reference §3, SPEC §7) ----
+
+export interface ExtensionContext {
+	ui: ExtensionUIContext;
+	hasUI: boolean;
+	mode: ExtensionMode;
+	cwd: string;
+	sessionManager: ReadonlySessionManager;
+	modelRegistry: ModelRegistryView;
+	model: Model | undefined;
+	scopedModels: Model[];
+	thinkingLevel?: ThinkingLevel;
+	isIdle(): boolean;
+	isProjectTrusted(): boolean;
+	signal: AbortSignal | undefined;
+	abort(): void;
+	hasPendingMessages(): boolean;
+	shutdown(): void;
+	getContextUsage(): ContextUsage | undefined;
+	compact(options?: { customInstructions?: string; onComplete?: (result: CompactionResult) => void; onError?: (error: Error) => void }): void;
+	getSystemPrompt(): string;
+}
+
+export interface ReplacedSessionContext extends ExtensionCommandContext {
+	sendMessage<T = unknown>(message: SendMessageInput<T>, options?: SendMessageOptions): Promise<void>;
+	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): Promise<void>;
+}
+
+export interface ExtensionCommandContext extends ExtensionContext {
+	waitForIdle(): Promise<void>;
+	newSession(options?: {
+		parentSession?: string;
+		setup?: (sessionManager: unknown) => Promise<void>;
+		withSession?: (ctx: ReplacedSessionContext) => Promise<void>;
+	}): Promise<{ cancelled: boolean }>;
+	fork(entryId: string, options?: { position?: "before" | "at"; withSession?: (ctx: ReplacedSessionContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
+	navigateTree(
+		targetId: string,
+		options?: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string },
+	): Promise<{ cancelled: boolean }>;
+	switchSession(sessionPath: string, options?: { withSession?: (ctx: ReplacedSessionContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
+	reload(): Promise<void>;
+	getSystemPromptOptions(): BuildSystemPromptOptions;
+}
+
+export interface ToolInfo {
+	name: string;
+	description: string;
+	parameters: TSchema;
+	sourceInfo: SourceInfo | { source: "builtin" | "sdk"; path?: string };
+}
+
+/** What a tool's execute receives (v0.87): the context plus nested tool calls through the hooks. */
+export interface ExtensionToolContext extends ExtensionContext {
+	tools: ToolInfo[];
+	executeTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; onUpdate?: AgentToolUpdateCallback }): Promise<AgentToolResult>;
+}
+
+// ---- Tools (reference §4.1) ----
+
+export interface ToolRenderContext<TArgs = unknown> {
+	args: TArgs;
+	toolCallId: string;
+	invalidate(): void;
+	lastComponent: unknown;
+	state: unknown;
+	cwd: string;
+	executionStarted: boolean;
+	argsComplete: boolean;
+	isPartial: boolean;
+	expanded: boolean;
+	showImages: boolean;
+	isError: boolean;
+}
+
+/** A UI component as the line-based UI renders it. */
+export interface Component {
+	render(width: number): string[];
+	invalidate?(): void;
+}
+
+/** A tool an extension registers: an AgentTool whose execute gets the tool context, plus renderers. */
+export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, TState = unknown>
+	extends AgentTool<TParams, TDetails, ExtensionToolContext> {
+	renderShell?: "default" | "self";
+	renderCall?(args: Static<TParams>, theme: Theme, context: ToolRenderContext<Static<TParams>> & { state: TState }): Component | undefined;
+	renderResult?(
+		result: AgentToolResult<TDetails>,
+		options: { expanded: boolean; isPartial: boolean },
+		theme: Theme,
+		context: ToolRenderContext<Static<TParams>> & { state: TState },
+	): Component | undefined;
+}
+
+export interface RegisteredTool {
+	definition: ToolDefinition<any, any, any>;
+	sourceInfo: SourceInfo;
+}
+
+export type { ToolExecutionMode };
+
+// ---- Commands, flags, shortcuts (reference §4.2–4.4) ----
+
+export interface AutocompleteItem {
+	value: string;
+	label: string;
+	description?: string;
+}
+
+export interface RegisteredCommand {
+	name: string;
+	sourceInfo: SourceInfo;
+	description?: string;
+	getArgumentCompletions?: (argumentPrefix: string) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
+	handler: (args: string, ctx: ExtensionCommandContext) => Promise<void> | void;
+}
+
+export type CommandOptions = Omit<RegisteredCommand, "name" | "sourceInfo">;
+
+/** A command with the name a user types (`name`, or `name:N` when two extensions share it). */
+export interface ResolvedCommand extends RegisteredCommand {
+	invocationName: string;
+}
+
+export interface SlashCommandInfo {
+	name: string;
+	description?: string;
+	source: "extension" | "prompt" | "skill";
+	sourceInfo: SourceInfo;
+}
+
+export interface FlagOptions {
+	description?: string;
+	type: "boolean" | "string";
+	default?: boolean | string;
+}
+
+export interface ExtensionFlag extends FlagOptions {
+	name: string;
+	extensionPath: string;
+}
+
+/** `modifier+key`, e.g. `ctrl+alt+p`. */
+export type KeyId = string;
+
+export interface ShortcutOptions {
+	description?: string;
+	handler: (ctx: ExtensionContext) => Promise<void> | void;
+}
+
+export interface ExtensionShortcut extends ShortcutOptions {
+	shortcut: KeyId;
+	extensionPath: string;
+}
+
+// ---- Renderers (v0.87) ----
+
+export type MessageRenderer<T = unknown> = (message: CustomMessage<T>, options: { expanded: boolean }, theme: Theme) => Component | undefined;
+export type EntryRenderer<T = unknown> = (entry: SessionEntry & { customType: string; data?: T }, options: { expanded: boolean }, theme: Theme) => Component | undefined;
+/** Rewrites markdown before it is rendered (not what the model sees). */
+export type MarkdownTransformer = (markdown: string, context: { source: "assistant" | "user" | "custom" }) => string;
+/** Picks a renderer for a tool call; return undefined to leave it to the next resolver. */
+export type ToolRendererResolver = (toolName: string) => Pick<ToolDefinition, "renderCall" | "renderResult" | "renderShell"> | undefined;
+
+// ---- Providers (reference §4.5) ----
+
+export interface ProviderModelConfig {
+	id: string;
+	name: string;
+	api?: Api;
+	baseUrl?: string;
+	reasoning: boolean;
+	thinkingLevelMap?: Partial<Record<ThinkingLevel, string | number>>;
+	input: ("text" | "image")[];
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+	contextWindow: number;
+	maxTokens: number;
+	headers?: Record<string, string>;
+	compat?: Record<string, unknown>;
+}
+
+export interface OAuthCredentials {
+	access: string;
+	refresh?: string;
+	expires?: number;
+	[key: string]: unknown;
+}
+
+export interface OAuthLoginCallbacks {
+	onAuth(info: { url: string; instructions?: string }): void;
+	onPrompt(prompt: { message: string; placeholder?: string }): Promise<string>;
+	onProgress?(message: string): void;
+	signal?: AbortSignal;
+}
+
+export interface ProviderConfig {
+	/** Display name (e.g. in /login). */
+	name?: string;
+	/** Required when defining models. */
+	baseUrl?: string;
+	/** A literal key, or the name of an environment variable. */
+	apiKey?: string;
+	api?: Api;
+	streamSimple?: (model: Model, context: Context, options?: StreamOptions) => AssistantMessageEventStream;
+	headers?: Record<string, string>;
+	/** Add an `Authorization: Bearer` header. */
+	authHeader?: boolean;
+	/** Replaces all of this provider's models. */
+	models?: ProviderModelConfig[];
+	oauth?: {
+		name: string;
+		login(callbacks: OAuthLoginCallbacks): Promise<OAuthCredentials>;
+		refreshToken(credentials: OAuthCredentials, signal?: AbortSignal): Promise<OAuthCredentials>;
+		getApiKey(credentials: OAuthCredentials): string;
+		modifyModels?(models: Model[], credentials: OAuthCredentials): Model[];
+		isSubscription?: boolean;
+	};
+}
+
+/** A model served by an extension under another name (v0.87 `registerVirtualModel`). */
+export interface VirtualModelConfig {
+	provider: string;
+	id: string;
+	name?: string;
+	/** The real model it resolves to, `provider/id`, or a function choosing one per request. */
+	target: string | ((context: Context) => string);
+}
+
+// ---- Messages the API can send ----
+
+export type SendMessageInput<T = unknown> = Pick<CustomMessage<T>, "customType" | "content" | "display" | "details">;
+export interface SendMessageOptions {
+	triggerTurn?: boolean;
+	deliverAs?: "steer" | "followUp" | "nextTurn";
+}
+export interface SendUserMessageOptions {
+	deliverAs?: "steer" | "followUp";
+}
+
+// ---- exec and the inter-extension bus ----
+
+export interface ExecOptions {
+	signal?: AbortSignal;
+	/** Milliseconds before the process is killed. */
+	timeout?: number;
+	/** Default: the session's cwd. */
+	cwd?: string;
+}
+export interface ExecResult {
+	stdout: string;
+	stderr: string;
+	code: number;
+	killed: boolean;
+}
+
+export interface EventBus {
+	emit(channel: string, data?: unknown): void;
+	/** Returns an unsubscribe function. */
+	on(channel: string, handler: (data: unknown) => unknown): () => void;
+}
+
+// ---- The API object ----
+
+export type ExtensionHandler<E extends ExtensionEventName = ExtensionEventName> = (
+	event: ExtensionEventPayload<E>,
+	ctx: ExtensionContext,
+) => ExtensionEventResult<E> | void | undefined | Promise<ExtensionEventResult<E> | void | undefined>;
+
+/** Session actions: on `pi` they throw until the session binds the runtime, which supplies them. */
+export interface ExtensionSessionActions {
+	sendMessage<T = unknown>(message: SendMessageInput<T>, options?: SendMessageOptions): void;
+	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): void;
+	appendEntry<T = unknown>(customType: string, data?: T): void;
+	setSessionName(name: string): void;
+	getSessionName(): string | undefined;
+	setLabel(entryId: string, label: string | undefined): void;
+	getActiveTools(): string[];
+	getAllTools(): ToolInfo[];
+	setActiveTools(toolNames: string[]): void;
+	getCommands(): SlashCommandInfo[];
+	setModel(model: Model): Promise<boolean>;
+	getThinkingLevel(): ThinkingLevel;
+	setThinkingLevel(level: ThinkingLevel): void;
+}
+
+export interface ExtensionAPI extends ExtensionSessionActions {
+	/** Subscribe to a lifecycle event; returns an unsubscribe function. */
+	on<E extends ExtensionEventName>(event: E, handler: ExtensionHandler<E>): () => void;
+	registerTool<TParams extends TSchema = TSchema, TDetails = unknown, TState = unknown>(tool: ToolDefinition<TParams, TDetails, TState>): void;
+	registerCommand(name: string, options: CommandOptions): void;
+	registerShortcut(shortcut: KeyId, options: ShortcutOptions): void;
+	registerFlag(name: string, options: FlagOptions): void;
+	/** The flag's value (CLI value once extensions have loaded, else its default); undefined unless this extension registered it. */
+	getFlag(name: string): boolean | string | undefined;
+	registerMessageRenderer<T = unknown>(customType: string, renderer: MessageRenderer<T>): void;
+	registerEntryRenderer<T = unknown>(customType: string, renderer: EntryRenderer<T>): void;
+	registerMarkdownTransformer(transformer: MarkdownTransformer): void;
+	registerToolRenderer(resolver: ToolRendererResolver): void;
+	/** Queued during load; applied when the session binds the runtime. */
+	registerProvider(name: string, config: ProviderConfig): void;
+	unregisterProvider(name: string): void;
+	registerVirtualModel(config: VirtualModelConfig): void;
+	/** Works during load. */
+	exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
+	/** A bus shared by all extensions; listeners are removed when this extension is unloaded. */
+	readonly events: EventBus;
+
+}
+
+/** What an extension module default-exports. A returned promise is awaited. */
+export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;
+
+// ---- What the session supplies at bind ----
+
+/** The action slots of the shared runtime; the session fills them in `runtime.bind()`. */
+export interface ExtensionActions extends ExtensionSessionActions {
+	/** Called after a tool is registered post-bind so the session can pick it up. */
+	refreshTools(): void;
+	registerProvider(name: string, config: ProviderConfig, extensionPath: string): void;
+	unregisterProvider(name: string, extensionPath: string): void;
+	registerVirtualModel(config: VirtualModelConfig, extensionPath: string): void;
+}
+
+export type ExtensionStatus = "loading" | "active" | "failed";
+
+/**
+ * One loaded extension: everything it registered, each list in registration order. The runner
+ * dispatches over extensions in load order, then `handlers.get(event)` in order.
+ */
+export interface Extension {
+	/** The path as given (an `-e` argument, a discovered file, a settings entry resolved to absolute). */
+	path: string;
+	resolvedPath: string;
+	sourceInfo: SourceInfo;
+	status: ExtensionStatus;
+	handlers: Map<ExtensionEventName, ExtensionHandler<any>[]>;
+	tools: Map<string, RegisteredTool>;
+	commands: Map<string, RegisteredCommand>;
+	flags: Map<string, ExtensionFlag>;
+	shortcuts: Map<KeyId, ExtensionShortcut>;
+	messageRenderers: Map<string, MessageRenderer<any>>;
+	entryRenderers: Map<string, EntryRenderer<any>>;
+	markdownTransformers: MarkdownTransformer[];
+	toolRenderers: ToolRendererResolver[];
+	/** Providers this extension registered (names, in order), for listings. */
+	providers: string[];
+	virtualModels: VirtualModelConfig[];
+}
+

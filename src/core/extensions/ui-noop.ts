@@ -1,0 +1,44 @@
+// ctx.ui where there is no one to ask (print and json modes): dialogs resolve to their defaults
+// at once, everything else does nothing (SPEC §7).
+import type { ExtensionUIContext, Theme } from "./types.ts";
+
+export const plainTheme: Theme = {
+	name: "plain",
+	fg: (_color, text) => text,
+	bg: (_color, text) => text,
+	bold: (text) => text,
+	dim: (text) => text,
+};
+
+export function createNoopUI(): ExtensionUIContext {
+	return {
+		select: async () => undefined,
+		confirm: async () => false,
+		input: async () => undefined,
+		editor: async () => undefined,
+		notify() {},
+		onTerminalInput: () => () => {},
+		setStatus() {},
+		setWorkingMessage() {},
+		setWorkingVisible() {},
+		setWorkingIndicator() {},
+		setHiddenThinkingLabel() {},
+		setWidget() {},
+		setFooter() {},
+		setHeader() {},
+		setTitle() {},
+		custom: async () => undefined,
+		pasteToEditor() {},
+		setEditorText() {},
+		getEditorText: () => "",
+		addAutocompleteProvider() {},
+		setEditorComponent() {},
+		getEditorComponent: () => undefined,
+		theme: plainTheme,
+		getAllThemes: () => [],
+		getTheme: () => undefined,
+		setTheme: () => ({ success: false, error: "UI not available" }),
+		getToolsExpanded: () => false,
+		setToolsExpanded() {},
+	};
+}

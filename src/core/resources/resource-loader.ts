@@ -1,0 +1,117 @@
+// The extension part of resource loading: read settings (project only when trusted), decide
+// trust, discover, load. No prompts and no printing here: the CLI start-up and the SDK both
+// build on these functions.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { getProjectConfigDir, getUserExtensionsDir } from "../../config.ts";
+import { discoverExtensions, type DiscoveryResult } from "../extensions/discovery.ts";
+import type { EventBusController } from "../extensions/event-bus.ts";
+import type { LoadExtensionsResult } from "../extensions/loader.ts";
+import type { Extension, ExtensionContext, ExtensionMode, ProjectTrustEvent, ProjectTrustResult } from "../extensions/types.ts";
+import { peekSettingsFile, projectSettingsPath, readSettingsFile, settingsExtensionPaths, userSettingsPath } from "./settings.ts";
+import { lookupTrust, type TrustLookup } from "./trust.ts";
+
+export interface ExtensionSourceOptions {
+	cwd: string;
+	/** `-e` paths, in order. */
+	extensionPaths?: string[];
+	/** `-ne`. */
+	noExtensions?: boolean;
+}
+
+/** Whether `<cwd>/.agent/` holds anything trust gates (extensions or settings). */
+export function hasProjectInputs(cwd: string): boolean {
+	const dir = getProjectConfigDir(cwd);
+	return existsSync(join(dir, "extensions")) || existsSync(join(dir, "settings.json"));
+}
+
+/**
+ * The trust decision for this run: `-na` → no, `-a` → yes (both for this run only), else the
+ * saved decision. Reads trust.json only when the project has something to gate.
+ */
+export function decideTrust(cwd: string, flags: { approve?: boolean; noApprove?: boolean }): TrustLookup & { forRun?: boolean } {
+	if (flags.noApprove) return { state: "no", forRun: true };
+	if (flags.approve) return { state: "yes", forRun: true };
+	if (!hasProjectInputs(cwd)) return { state: "undecided" };
+	return lookupTrust(cwd);
+}
+
+/** Resolve every extension source for `projectTrusted`. Reads settings; throws SettingsError on a bad file. */
+export function discoverForRun(options: ExtensionSourceOptions, projectTrusted: boolean): DiscoveryResult {
+	const { cwd } = options;
+	const noExtensions = options.noExtensions ?? false;
+	const user = noExtensions ? undefined : readSettingsFile(userSettingsPath());
+	// An untrusted project's settings are only peeked at, to list what they would load.
+	const project = noExtensions ? undefined : projectTrusted ? readSettingsFile(projectSettingsPath(cwd)) : peekSettingsFile(projectSettingsPath(cwd));
+	let projectPaths: { value: string; baseDir: string }[] = [];
+	try {
+		projectPaths = settingsExtensionPaths(project);
+	} catch (error) {
+		if (projectTrusted) throw error;
+	}
+	return discoverExtensions({
+		cwd,
+		projectDir: join(getProjectConfigDir(cwd), "extensions"),
+		userDir: getUserExtensionsDir(),
+		projectSettingsPaths: projectPaths,
+		userSettingsPaths: settingsExtensionPaths(user),
+		cliPaths: options.extensionPaths ?? [],
+		noExtensions,
+		projectTrusted,
+	});
+}
+
+export interface DiscoverAndLoadOptions extends ExtensionSourceOptions {
+	/** Default: the saved decision (never prompts). */
+	projectTrusted?: boolean;
+	eventBus?: EventBusController;
+}
+
+/** SDK: discover and load like the CLI does, without prompting. */
+export async function discoverAndLoadExtensions(options: DiscoverAndLoadOptions): Promise<LoadExtensionsResult & { discovery: DiscoveryResult }> {
+	const trusted = options.projectTrusted ?? decideTrust(options.cwd, {}).state === "yes";
+	const discovery = discoverForRun(options, trusted);
+	const { loadExtensions } = await import("../extensions/loader.ts");
+	const result = await loadExtensions(discovery.entries, { cwd: options.cwd, eventBus: options.eventBus });
+	return { ...result, discovery };
+}
+
+/** A context for handlers that run before any session exists: only cwd, mode and trust. */
+function startupContext(cwd: string, mode: ExtensionMode): ExtensionContext {
+	const base: Partial<ExtensionContext> = { cwd, mode, hasUI: false, isProjectTrusted: () => false };
+	return new Proxy(base as ExtensionContext, {
+		get(target, prop) {
+			if (prop in target || typeof prop === "symbol") return Reflect.get(target, prop);
+			throw new Error(`ctx.${String(prop)} is not available in project_trust handlers: they run at start-up, before the session exists`);
+		},
+	});
+}
+
+export interface ProjectTrustAnswer extends ProjectTrustResult {
+	extensionPath: string;
+}
+
+/**
+ * `project_trust`: first decisive answer wins (SPEC §4/§6). A throwing handler is reported
+ * through `onError` and the next one runs. The runner issue may replace this with its dispatcher.
+ */
+export async function emitProjectTrust(
+	extensions: Extension[],
+	event: Omit<ProjectTrustEvent, "type">,
+	mode: ExtensionMode,
+	onError: (extensionPath: string, error: unknown) => void,
+): Promise<ProjectTrustAnswer | undefined> {
+	const payload: ProjectTrustEvent = { type: "project_trust", ...event };
+	const ctx = startupContext(event.cwd, mode);
+	for (const extension of extensions) {
+		for (const handler of [...(extension.handlers.get("project_trust") ?? [])]) {
+			try {
+				const result = (await handler(payload, ctx)) as ProjectTrustResult | undefined;
+				if (result && (result.trusted === "yes" || result.trusted === "no")) return { ...result, extensionPath: extension.path };
+			} catch (error) {
+				onError(extension.path, error);
+			}
+		}
+	}
+	return undefined;
+}

@@ -1,0 +1,15 @@
+// The public API: what `@scope/coding-agent` serves to extensions and to programs embedding the
+// agent. Re-exports only; every name here is part of the contract (SPEC §2).
+export * from "./core/extensions/types.ts";
+export { defineTool } from "./core/extensions/define-tool.ts";
+export { isToolCallEventType, EXTENSION_EVENT_NAMES } from "./core/extensions/event-types.ts";
+export { createEventBus, type EventBusController } from "./core/extensions/event-bus.ts";
+export { ExtensionRuntime, createExtensionAPI } from "./core/extensions/api.ts";
+export { discoverAndLoadExtensions, type DiscoverAndLoadOptions } from "./core/resources/resource-loader.ts";
+export { loadExtensions, ExtensionLoadError, type LoadExtensionsResult } from "./core/extensions/loader.ts";
+export { resolveCommandNames } from "./core/extensions/commands.ts";
+export { convertToLlm, textOf, type AgentMessage, type CustomMessage } from "./core/agent/messages.ts";
+export { getAgentDir, VERSION, APP_NAME, CONFIG_DIR_NAME } from "./config.ts";
+export type { AgentTool, AgentToolResult, AgentToolUpdateCallback } from "./core/tools/types.ts";
+export type * from "./core/providers/types.ts";
+export { THINKING_LEVELS } from "./core/providers/types.ts";

@@ -1,0 +1,4 @@
+// Messages several end-to-end tests expect word for word.
+
+/** What a run prints when no model is configured (exit 1): what the tests that load extensions end on. */
+export const NO_MODEL = "Error: No model is configured. Set one up in any of these ways:\n  - an API key in the environment: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY or DEEPSEEK_API_KEY\n  - a key in ~/.agent/auth.json: { \"anthropic\": { \"type\": \"api_key\", \"key\": \"sk-ant-...\" } }\n  - a provider in ~/.agent/models.json, such as a local server (Ollama, llama.cpp, vLLM, LM Studio):\n      { \"providers\": { \"local\": { \"baseUrl\": \"http://localhost:8080/v1\", \"api\": \"openai-completions\", \"models\": [{ \"id\": \"my-model\" }] } } }\n  - on the command line: agent --model anthropic/claude-sonnet-5-5 --api-key sk-ant-...\n    or, with Ollama running: agent --model ollama/<model>\nThen \"agent --list-models\" shows the models you can use.\n";

@@ -1,0 +1,102 @@
+// Discovery rules (SPEC §3) against real folders: order, one level, manifests, dedup, -ne, trust.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { discoverExtensions, discoverExtensionsInDir, type DiscoveryInput } from "../../../src/core/extensions/discovery.ts";
+
+const root = mkdtempSync(join(realpathSync(tmpdir()), "agent-discovery-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const put = (rel: string, text = "export default () => {};") => {
+	const p = join(root, rel);
+	mkdirSync(dirname(p), { recursive: true });
+	writeFileSync(p, text);
+	return p;
+};
+
+describe("discoverExtensionsInDir", () => {
+	test("files, index folders and manifests, one level, sorted; skips .d.ts, dot-files, node_modules", () => {
+		const d = "d1";
+		put(`${d}/b.ts`);
+		put(`${d}/a.js`);
+		put(`${d}/types.d.ts`);
+		put(`${d}/.hidden.ts`);
+		put(`${d}/notes.md`);
+		put(`${d}/node_modules/x/index.ts`);
+		put(`${d}/.git/index.ts`);
+		put(`${d}/withindex/index.ts`);
+		put(`${d}/withindex/helper.ts`);
+		put(`${d}/jsindex/index.js`);
+		put(`${d}/manifest/index.ts`);
+		put(`${d}/manifest/src/main.ts`);
+		put(`${d}/manifest/package.json`, JSON.stringify({ agent: { extensions: ["./src/main.ts"] } }));
+		put(`${d}/pimanifest/ext.ts`);
+		put(`${d}/pimanifest/package.json`, JSON.stringify({ pi: { extensions: ["ext.ts"] } }));
+		put(`${d}/container/nested/index.ts`);
+		const dir = join(root, d);
+		expect(discoverExtensionsInDir(dir).map((p) => p.slice(dir.length + 1))).toEqual([
+			"a.js",
+			"b.ts",
+			"jsindex/index.js",
+			"manifest/src/main.ts",
+			"pimanifest/ext.ts",
+			"withindex/index.ts",
+		]);
+	});
+
+	test("a manifest listing only missing files falls back to index and warns", () => {
+		put("d2/pkg/index.ts");
+		put("d2/pkg/package.json", JSON.stringify({ agent: { extensions: ["./gone.ts"] } }));
+		const warnings: { path: string; message: string }[] = [];
+		expect(discoverExtensionsInDir(join(root, "d2"), warnings)).toEqual([join(root, "d2/pkg/index.ts")]);
+		expect(warnings).toEqual([{ path: join(root, "d2/pkg/package.json"), message: 'Extension entry "./gone.ts" listed in package.json does not exist' }]);
+	});
+});
+
+describe("discoverExtensions", () => {
+	const base = (over: Partial<DiscoveryInput>): DiscoveryInput => ({
+		cwd: join(root, "proj"),
+		projectDir: join(root, "proj/.agent/extensions"),
+		userDir: join(root, "home/extensions"),
+		projectSettingsPaths: [],
+		userSettingsPaths: [],
+		cliPaths: [],
+		noExtensions: false,
+		projectTrusted: true,
+		...over,
+	});
+	put("proj/.agent/extensions/p.ts");
+	put("home/extensions/u.ts");
+	put("proj/.agent/from-settings.ts");
+	put("home/lib/shared.ts");
+	put("proj/cli.ts");
+	symlinkSync(join(root, "home/extensions/u.ts"), join(root, "proj/u-link.ts"));
+
+	test("order: project dir, user dir, project settings, user settings, -e; dedup by real path", () => {
+		const r = discoverExtensions(
+			base({
+				projectSettingsPaths: [{ value: "from-settings.ts", baseDir: join(root, "proj/.agent") }],
+				userSettingsPaths: [{ value: "lib/shared.ts", baseDir: join(root, "home") }],
+				cliPaths: ["./cli.ts", "./u-link.ts", "./missing.ts"],
+			}),
+		);
+		expect(r.entries.map((e) => [e.path.replace(root, ""), e.group, e.sourceInfo.source, e.missing ?? false])).toEqual([
+			["/proj/.agent/extensions/p.ts", "project", "auto", false],
+			["/home/extensions/u.ts", "user", "auto", false],
+			["/proj/.agent/from-settings.ts", "project", "local", false],
+			["/home/lib/shared.ts", "user", "local", false],
+			["./cli.ts", "path", "cli", false],
+			["./missing.ts", "path", "cli", true],
+		]);
+		expect(r.untrustedProject).toEqual([]);
+	});
+
+	test("untrusted: project entries are set aside; -ne keeps only -e", () => {
+		const r = discoverExtensions(base({ projectTrusted: false, projectSettingsPaths: [{ value: "from-settings.ts", baseDir: join(root, "proj/.agent") }] }));
+		expect(r.entries.map((e) => e.path.replace(root, ""))).toEqual(["/home/extensions/u.ts"]);
+		expect(r.untrustedProject.map((e) => e.path.replace(root, ""))).toEqual(["/proj/.agent/extensions/p.ts", "/proj/.agent/from-settings.ts"]);
+		const ne = discoverExtensions(base({ noExtensions: true, cliPaths: ["./cli.ts"] }));
+		expect(ne.entries.map((e) => e.path)).toEqual(["./cli.ts"]);
+		expect(ne.untrustedProject).toEqual([]);
+	});
+});

@@ -1,0 +1,43 @@
+// The one table of module specifiers served to extensions from inside the binary (SPEC §2).
+// Each entry is a literal `require()` so Bun bundles the module into the binary but evaluates it
+// only when an extension first imports that specifier (typebox/compile alone costs milliseconds).
+// This file itself is imported lazily, only when an extension is loaded from disk.
+/* eslint-disable @typescript-eslint/no-require-imports */
+
+export type ModuleLoader = () => object;
+
+const codingAgent: ModuleLoader = () => require("../src/index.ts");
+const typebox: ModuleLoader = () => require("typebox");
+const typeboxCompile: ModuleLoader = () => require("typebox/compile");
+const typeboxValue: ModuleLoader = () => require("typebox/value");
+const piAi: ModuleLoader = () => require("./pi-ai.ts");
+const piTui: ModuleLoader = () => require("./pi-tui.ts");
+const agentCoreTypes = {};
+const piAgentCore: ModuleLoader = () => agentCoreTypes;
+
+/** Specifier → module loader. Aliases share a loader, so they get the same module object. */
+export function virtualModules(): Record<string, ModuleLoader> {
+	return {
+		"@scope/coding-agent": codingAgent,
+		typebox,
+		"typebox/compile": typeboxCompile,
+		"typebox/value": typeboxValue,
+		"@sinclair/typebox": typebox,
+		"@sinclair/typebox/compile": typeboxCompile,
+		"@sinclair/typebox/value": typeboxValue,
+		// pi compatibility: extensions written for pi load unchanged.
+		"@mariozechner/pi-coding-agent": codingAgent,
+		"@earendil-works/pi-coding-agent": codingAgent,
+		"@mariozechner/pi-ai": piAi,
+		"@earendil-works/pi-ai": piAi,
+		"@mariozechner/pi-agent-core": piAgentCore,
+		"@earendil-works/pi-agent-core": piAgentCore,
+		"@mariozechner/pi-tui": piTui,
+		"@earendil-works/pi-tui": piTui,
+	};
+}
+
+/** Every module evaluated, for loaders that need plain objects (jiti). */
+export function materializeVirtualModules(): Record<string, object> {
+	return Object.fromEntries(Object.entries(virtualModules()).map(([specifier, load]) => [specifier, load()]));
+}
