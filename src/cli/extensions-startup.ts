@@ -2,7 +2,6 @@
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
-import pc from "picocolors";
 import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
@@ -40,7 +39,10 @@ export function loadFailureHint(): string {
 }
 
 /** Exit 1 with one `Error: Failed to load extension …` line per failure and the hint (SPEC §5). */
-export function loadFailure(errors: { message: string }[]): UserError {
+export async function loadFailure(errors: { message: string }[]): Promise<UserError> {
+	// Imported here, not at the top: picocolors probes process.stdout on import, ~25 ms of every
+	// start where colour is possible (measured); only a failing start should pay for it.
+	const { default: pc } = await import("picocolors");
 	const [first, ...rest] = errors;
 	return new UserError(first!.message, [...rest.map((e) => pc.red(`Error: ${e.message}`)), loadFailureHint()]);
 }
@@ -81,7 +83,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	let projectTrusted = trust.state === "yes";
 	let discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted);
 	let loaded = await load(discovery.entries, cwd);
-	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
+	if (loaded && loaded.errors.length > 0) throw await loadFailure(loaded.errors);
 
 	const untrusted = discovery.untrustedProject;
 	if (!projectTrusted && untrusted.length > 0 && !args.noApprove) {
@@ -107,7 +109,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			loaded?.runtime.invalidate();
 			discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, true);
 			loaded = await load(discovery.entries, cwd);
-			if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
+			if (loaded && loaded.errors.length > 0) throw await loadFailure(loaded.errors);
 		} else if (!prompted) {
 			writeStderr(`${skipLine(cwd, untrusted)}\n`);
 		}
