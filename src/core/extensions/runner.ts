@@ -145,13 +145,14 @@ export class ExtensionRunner {
 	}
 
 	/**
-	 * first decision wins: `decide` returns "stop" to end the dispatch with this result. With
-	 * `rethrow`, a throwing handler ends the dispatch by throwing (tool_call, user_bash).
+	 * first decision wins: `decide` returns "stop" to end the dispatch with this result. It may
+	 * update the payload the next handler sees (input transforms chain). With `rethrow`, a
+	 * throwing handler ends the dispatch by throwing (tool_call, user_bash).
 	 */
 	async first<R>(
 		event: string,
 		payload: Record<string, unknown>,
-		decide: (result: any) => "stop" | "keep" | "ignore",
+		decide: (result: any, payload: Record<string, unknown>) => "stop" | "keep" | "ignore",
 		options: { rethrow?: boolean } = {},
 	): Promise<R | undefined> {
 		const entries = this.snapshot(event);
@@ -172,7 +173,7 @@ export class ExtensionRunner {
 				result = await this.call(e, event, full, ctx);
 			}
 			if (result === undefined || result === null) continue;
-			const verdict = decide(result);
+			const verdict = decide(result, full);
 			if (verdict === "stop") return result as R;
 			if (verdict === "keep") kept = result as R;
 		}
