@@ -97,7 +97,7 @@ async function run(args: Args): Promise<number> {
 		noContextFiles: args.noContextFiles,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
-		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
+		extensions: { loaded: started.loaded, entries: started.discovery.entries, discover: started.discover, flagValues: started.flagValues, projectTrusted: started.projectTrusted },
 		mode: started.mode,
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});

@@ -32,12 +32,15 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
+			// Runs extensions started without waiting (a command's sendUserMessage) finish first.
+			await host.waitForIdle();
 			if (result.kind === "error") {
 				writeStderr(`Error: ${result.message}\n`);
 				return 1;
 			}
+			// A command or a handled input leaves no new answer; the next prompt still goes.
 			const last = session.lastAssistant();
-			if (interrupted || !last || last.stopReason === "error" || last.stopReason === "aborted") break;
+			if (interrupted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
 		}
 	} finally {
 		unsubscribe?.();
