@@ -444,7 +444,7 @@ export class ExtensionHost {
 		let result: SubmitResult;
 		this.enter();
 		try {
-			let images = options.images;
+			let images = options.images?.length ? options.images : undefined;
 			if (this.runner.has("input")) {
 				// Transforms chain: the next handler sees the text (and images) the previous one made.
 				const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>(
