@@ -275,6 +275,8 @@ export class ExtensionHost {
 		const previousModel = this.session.model;
 		this.session.setModel(model);
 		await this.runner.emit("model_select", { model, previousModel, source });
+		// The level the new model supports (a model that does not reason runs with thinking off).
+		this.setThinkingLevel(this.session.thinkingLevel);
 		return true;
 	}
 
