@@ -107,6 +107,7 @@ export class AgentSession {
 	private followUps: AgentMessage[] = [];
 	private abortController: AbortController | undefined;
 	private running: Promise<void> | undefined;
+	private _lastRunAborted = false;
 	/** Set by before_agent_start handlers for one run. */
 	private systemPromptOverride: string | undefined;
 
@@ -138,6 +139,10 @@ export class AgentSession {
 	}
 	get signal(): AbortSignal | undefined {
 		return this.abortController?.signal;
+	}
+	/** Whether the last run was aborted (its last message may still be a finished tool call). */
+	get lastRunAborted(): boolean {
+		return this._lastRunAborted;
 	}
 	hasPendingMessages(): boolean {
 		return this.steering.length > 0 || this.followUps.length > 0;
@@ -291,6 +296,7 @@ export class AgentSession {
 		try {
 			await done;
 		} finally {
+			this._lastRunAborted = signal.aborted;
 			this.running = undefined;
 			this.abortController = undefined;
 			this.systemPromptOverride = undefined;

@@ -40,7 +40,7 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 			}
 			// A command or a handled input leaves no new answer; the next prompt still goes.
 			const last = session.lastAssistant();
-			if (interrupted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
+			if (interrupted || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
 		}
 	} finally {
 		unsubscribe?.();
@@ -55,6 +55,11 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	if (interrupted) return 130;
 	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
 		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
+		return 1;
+	}
+	// Aborted between requests (an extension's ctx.abort() during tool calls).
+	if (session.lastRunAborted) {
+		writeStderr("Error: Request aborted\n");
 		return 1;
 	}
 	return 0;

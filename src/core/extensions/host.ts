@@ -533,7 +533,8 @@ export class ExtensionHost {
 
 	private lastOutcome(): "completed" | "aborted" | "error" {
 		const last = this.session.lastAssistant();
-		return last?.stopReason === "aborted" ? "aborted" : last?.stopReason === "error" ? "error" : "completed";
+		if (this.session.lastRunAborted || last?.stopReason === "aborted") return "aborted";
+		return last?.stopReason === "error" ? "error" : "completed";
 	}
 
 	async runCommand(name: string, args: string): Promise<void> {
