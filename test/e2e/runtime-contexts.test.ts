@@ -3,11 +3,8 @@
 // replacement and withSession, the tool context's tools and executeTool.
 import { describe, expect, test } from "bun:test";
 import { readMessages } from "../support/mock-llm.ts";
-import { readSession, runWith, sessionFiles, transcript, writeExtension } from "../support/runtime.ts";
+import { readSession, runWith, sessionFiles, STALE, transcript, writeExtension } from "../support/runtime.ts";
 import { mockWorld } from "../support/world.ts";
-
-const STALE =
-	"This extension ctx is stale after session replacement or reload. Do not use a captured pi or command ctx after ctx.newSession(), ctx.fork(), ctx.switchSession(), or ctx.reload(). For newSession, fork, and switchSession, move post-replacement work into withSession and use the ctx passed to withSession. For reload, do not use the old ctx after await ctx.reload().";
 
 describe("ExtensionContext", () => {
 	test("members at session_start and during a run, in json and print mode", async () => {

@@ -51,6 +51,28 @@ export default function (pi) {
 });
 
 describe("commands", () => {
+	test("the seeds' hello extension (the README's first extension): /hello runs it, nothing reaches the model", async () => {
+		await using world = await mockWorld();
+		world.write(
+			"home/.agent/extensions/hello.ts",
+			`import type { ExtensionAPI } from "@scope/coding-agent";
+
+export default function helloExtension(pi: ExtensionAPI) {
+	pi.registerCommand("hello", {
+		description: "Say hello from an extension",
+		handler: async (_args, ctx) => {
+			ctx.ui.notify("Hello from hello.ts!", "info");
+			console.log(\`hello ran, hasUI=\${ctx.hasUI}\`);
+		},
+	});
+}
+`,
+		);
+		const r = await world.run(["--model", MODEL.openai, "-p", "/hello"]);
+		expect(r).toEqual({ stdout: "", stderr: "hello ran, hasUI=false\n", code: 0 });
+		expect(world.mock.requests.length).toBe(0);
+	});
+
 	test("`/name args` runs before the model: no input event, no request; unknown commands go to the model", async () => {
 		await using world = await mockWorld();
 		const ext = writeExtension(

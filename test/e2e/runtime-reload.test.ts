@@ -3,11 +3,8 @@
 // helpers taking effect, new files found, and load errors after start-up reported while the
 // session goes on.
 import { describe, expect, test } from "bun:test";
-import { readLog, writeExtension } from "../support/runtime.ts";
+import { PRELUDE, readLog, STALE, writeExtension } from "../support/runtime.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
-
-const STALE =
-	"This extension ctx is stale after session replacement or reload. Do not use a captured pi or command ctx after ctx.newSession(), ctx.fork(), ctx.switchSession(), or ctx.reload(). For newSession, fork, and switchSession, move post-replacement work into withSession and use the ctx passed to withSession. For reload, do not use the old ctx after await ctx.reload().";
 
 describe("ctx.reload()", () => {
 	test("edited file and helper take effect; old pi and ctx are stale; old bus listeners are gone; reason reload", async () => {
@@ -34,7 +31,6 @@ export default function (pi) {
 }
 `;
 		const ext = writeExtension(world, "main", main("v1"));
-		const { PRELUDE } = await import("../support/runtime.ts");
 		const r = await world.run(["-ne", "-e", ext, "--model", MODEL.openai, "-p", "/ping", "/upgrade", "/ping"], {
 			env: {
 				EXT_LOG: `${world.root}/ext-log.jsonl`,
@@ -62,7 +58,6 @@ export default function (pi) {
 
 	test("a new file is found on reload; a broken one is reported and the session goes on with what loaded", async () => {
 		await using world = await mockWorld();
-		const { PRELUDE } = await import("../support/runtime.ts");
 		world.write(
 			"home/.agent/extensions/reloader.ts",
 			`${PRELUDE}import { writeFileSync } from "node:fs";
@@ -97,7 +92,6 @@ export default function (pi) {
 
 	test("tools come back: an extension override of a built-in is dropped when the reloaded file stops registering it", async () => {
 		await using world = await mockWorld();
-		const { PRELUDE } = await import("../support/runtime.ts");
 		const source = (override: boolean) => `${PRELUDE}import { Type } from "typebox";
 import { writeFileSync } from "node:fs";
 export default function (pi) {

@@ -20,6 +20,10 @@ export function writeExtension(world: MockWorld, name: string, body: string): st
 	return `./${name}.ts`;
 }
 
+/** What every use of a `pi` or `ctx` from before a reload or session replacement throws (reference §1.3). */
+export const STALE =
+	"This extension ctx is stale after session replacement or reload. Do not use a captured pi or command ctx after ctx.newSession(), ctx.fork(), ctx.switchSession(), or ctx.reload(). For newSession, fork, and switchSession, move post-replacement work into withSession and use the ctx passed to withSession. For reload, do not use the old ctx after await ctx.reload().";
+
 export interface RuntimeRun extends RunResult {
 	/** What the extensions logged, in order. */
 	log: any[];
