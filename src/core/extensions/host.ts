@@ -2,7 +2,7 @@
 // contexts handlers receive, extension tools and commands, the loop hooks, session replacement
 // and reload. Modes hand it their UI and an error sink; it knows nothing else of them.
 import type { AgentSession, AgentSessionEvent } from "../agent-session.ts";
-import type { AgentMessage, CustomMessage } from "../agent/messages.ts";
+import type { AgentMessage } from "../agent/messages.ts";
 import { executeToolCall } from "../agent/loop.ts";
 import type { ModelRegistry } from "../providers/registry.ts";
 import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";
@@ -11,6 +11,7 @@ import type { BashExecutionMessage } from "../agent/messages.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import type { LoadExtensionsResult } from "./loader.ts";
 import { createLoopHooks, runBoundary, type BoundarySink } from "./loop-hooks.ts";
+import { createBoundarySink, customMessage } from "./boundary-drafts.ts";
 import { ExtensionRunner, type ExtensionErrorReport } from "./runner.ts";
 import { ambiguousCommandMessage, resolveCommandNames } from "./commands.ts";
 import type { ExtensionRuntime } from "./api.ts";
@@ -30,7 +31,6 @@ import type {
 	SendMessageInput,
 	SendMessageOptions,
 	SendUserMessageOptions,
-	SessionBoundaryDraft,
 	SlashCommandInfo,
 	ToolInfo,
 	VirtualModelConfig,
@@ -195,13 +195,7 @@ export class ExtensionHost {
 	}
 
 	private boundarySink(): BoundarySink {
-		return {
-			messages: () => this.session.messages,
-			preview: (drafts) => this.previewDrafts(drafts),
-			problem: (draft) => this.draftProblem(draft),
-			applyDrafts: (drafts) => this.applyDrafts(drafts),
-			hasQueuedMessages: () => this.session.hasPendingMessages(),
-		};
+		return createBoundarySink(this.session, () => this.runner);
 	}
 
 	private async forward(event: AgentSessionEvent): Promise<void> {
@@ -344,12 +338,8 @@ export class ExtensionHost {
 
 	// ---- messages --------------------------------------------------------------------------------
 
-	private customMessage(input: SendMessageInput): CustomMessage {
-		return { role: "custom", customType: input.customType, content: input.content, display: input.display ?? true, details: input.details, timestamp: Date.now() };
-	}
-
 	async sendMessage(input: SendMessageInput, options: SendMessageOptions = {}): Promise<void> {
-		const message = this.customMessage(input);
+		const message = customMessage(input);
 		if (options.deliverAs === "nextTurn") {
 			this.nextTurn.push(message);
 			return;
@@ -512,7 +502,7 @@ export class ExtensionHost {
 					}
 				},
 			);
-			for (const { result } of results) if (result.message) all.push(this.customMessage(result.message));
+			for (const { result } of results) if (result.message) all.push(customMessage(result.message));
 			this.session.overrideSystemPrompt(chained);
 		}
 		let outcome: "completed" | "aborted" | "error" = "completed";
@@ -545,68 +535,6 @@ export class ExtensionHost {
 		} catch (error) {
 			this.runner.report(`command:${name}`, "command", error);
 		}
-	}
-
-	// ---- boundary drafts -------------------------------------------------------------------------
-
-	/** The message a session entry holds in the live conversation (context_edit targets). */
-	private messageOfEntry(entryId: string): AgentMessage | undefined {
-		const entry = this.session.session.getEntry(entryId);
-		return entry?.type === "message" ? (entry.message as AgentMessage) : undefined;
-	}
-
-	private draftProblem(draft: SessionBoundaryDraft): string | undefined {
-		const sm = this.session.session;
-		if (draft.kind === "context_edit" && !this.messageOfEntry(draft.entryId)) return `context_edit: no message entry with id ${draft.entryId} in this session`;
-		if (draft.kind === "compaction" && !sm.getEntry(draft.firstKeptEntryId)) return `compaction: no entry with id ${draft.firstKeptEntryId} in this session`;
-		return undefined;
-	}
-
-	/** The next request's messages with `drafts` applied (compactions are applied only when persisted). */
-	private previewDrafts(drafts: SessionBoundaryDraft[]): AgentMessage[] {
-		const messages = [...this.session.messages];
-		for (const draft of drafts) {
-			if (draft.kind === "custom_message") messages.push(this.customMessage(draft));
-			else if (draft.kind === "context_edit") {
-				const target = this.messageOfEntry(draft.entryId);
-				const index = target ? messages.indexOf(target) : -1;
-				if (index < 0) continue;
-				if (draft.action === "omit") messages.splice(index, 1);
-				else if (draft.content !== undefined) messages[index] = { ...messages[index]!, content: draft.content } as AgentMessage;
-			}
-		}
-		return messages;
-	}
-
-	private async applyDrafts(drafts: SessionBoundaryDraft[]): Promise<boolean> {
-		const sm = this.session.session;
-		let addedMessage = false;
-		const compactions: string[] = [];
-		for (const draft of drafts) {
-			switch (draft.kind) {
-				case "custom":
-					sm.appendCustomEntry(draft.customType, draft.data);
-					break;
-				case "custom_message": {
-					const message = this.customMessage(draft);
-					sm.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
-					this.session.messages.push(message);
-					addedMessage = true;
-					break;
-				}
-				case "context_edit":
-					this.session.editContext(draft.entryId, draft.action, draft.content);
-					break;
-				case "compaction":
-					compactions.push(sm.appendCompaction(draft.summary, draft.firstKeptEntryId, draft.tokensBefore, draft.details, true));
-					break;
-			}
-		}
-		if (compactions.length > 0) {
-			this.session.rebuildFromSession();
-			for (const id of compactions) if (this.runner.has("session_compact")) await this.runner.emit("session_compact", { compactionEntry: sm.getEntry(id), fromExtension: true });
-		}
-		return addedMessage;
 	}
 
 	// ---- contexts --------------------------------------------------------------------------------
