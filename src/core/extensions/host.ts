@@ -401,7 +401,10 @@ export class ExtensionHost {
 		if (this.draining || this.busy > 0 || this.queuedCommands.length === 0) return;
 		this.draining = true;
 		try {
-			while (this.busy === 0 && this.queuedCommands.length > 0) await this.submit(this.queuedCommands.shift()!, { source: "extension" });
+			while (this.busy === 0 && this.queuedCommands.length > 0) {
+				const result = await this.submit(this.queuedCommands.shift()!, { source: "extension" });
+				if (result.kind === "error") this.runner.report("<runtime>", "send_user_message", new Error(result.message));
+			}
 		} finally {
 			this.draining = false;
 			this.changed();
