@@ -137,7 +137,7 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		noContextFiles: args.noContextFiles,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
-		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
+		extensions: { loaded: started.loaded, entries: started.discovery.entries, discover: started.discover, flagValues: started.flagValues, projectTrusted: started.projectTrusted },
 		mode: started.mode,
 	};
 }

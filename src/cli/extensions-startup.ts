@@ -22,6 +22,8 @@ export interface StartedExtensions {
 	discovery: DiscoveryResult;
 	/** Undefined when there was nothing to load. */
 	loaded: LoadExtensionsResult | undefined;
+	/** The same discovery again, for /reload (new and removed files take effect). */
+	discover: () => ExtensionEntry[];
 	/** Values of extension flags given on the command line (already applied to the runtime). */
 	flagValues: Map<string, boolean | string>;
 	issues: StartupIssue[];
@@ -129,7 +131,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 		});
 		writeStderr(`${lines.join("\n")}\n\n`);
 	}
-	return { mode, projectTrusted, discovery, loaded, flagValues, issues };
+	const discover = () => discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted).entries;
+	return { mode, projectTrusted, discovery, loaded, discover, flagValues, issues };
 }
 
 /**

@@ -109,6 +109,7 @@ export class AgentSession {
 	private followUps: AgentMessage[] = [];
 	private abortController: AbortController | undefined;
 	private running: Promise<void> | undefined;
+	private _lastRunAborted = false;
 	/** Set by before_agent_start handlers for one run. */
 	private systemPromptOverride: string | undefined;
 	private _steeringMode: QueueMode = "all";
@@ -150,6 +151,10 @@ export class AgentSession {
 	}
 	get signal(): AbortSignal | undefined {
 		return this.abortController?.signal;
+	}
+	/** Whether the last run was aborted (its last message may still be a finished tool call). */
+	get lastRunAborted(): boolean {
+		return this._lastRunAborted;
 	}
 	hasPendingMessages(): boolean {
 		return this.pendingMessageCount > 0;
@@ -278,11 +283,15 @@ export class AgentSession {
 		await this.run([message]);
 	}
 
-	/** Run with already-built messages (user, custom). */
+	/**
+	 * Run with already-built messages (user, custom). With none, whatever is queued opens the run
+	 * (a boundary's `continue`, or messages queued as the last run ended).
+	 */
 	async run(prompts: AgentMessage[]): Promise<void> {
 		if (this.running) throw new BusyError();
 		const model = this._model;
 		if (!model) throw new NoModelError();
+		if (prompts.length === 0) prompts = [...this.take("steer"), ...this.take("followUp")];
 		this.abortController = new AbortController();
 		const signal = this.abortController.signal;
 		const done = (async () => {
@@ -317,6 +326,7 @@ export class AgentSession {
 		try {
 			await done;
 		} finally {
+			this._lastRunAborted = signal.aborted;
 			this.running = undefined;
 			this.abortController = undefined;
 			this.systemPromptOverride = undefined;
@@ -517,9 +527,14 @@ export class AgentSession {
 		throw new UserError("Compaction is not implemented yet.");
 	}
 
-	/** After a reload: only the built-ins stay; extensions register their tools again. */
-	resetTools(keep: Set<string>): void {
-		for (const name of [...this.allTools.keys()]) if (!keep.has(name)) this.allTools.delete(name);
+	/**
+	 * Before extensions register their tools again (reload, session replacement): back to `base`
+	 * (built-in and SDK tools; a built-in an extension had replaced comes back). Active names of
+	 * tools that still exist stay active.
+	 */
+	resetTools(base: AgentTool<any, any, any>[]): void {
+		this.allTools.clear();
+		for (const tool of base) this.allTools.set(tool.name, tool);
 		this.activeToolNames = this.activeToolNames.filter((n) => this.allTools.has(n));
 	}
 

@@ -65,6 +65,10 @@ export interface CreateAgentSessionOptions {
 		loaded: LoadExtensionsResult | undefined;
 		/** What to load again on /reload or a session replacement. */
 		entries: ExtensionEntry[];
+		/** Finds the entries afresh on /reload (new files take effect). Default: `entries` again. */
+		discover?: () => ExtensionEntry[];
+		/** Extension flag values from the command line, applied again after /reload. */
+		flagValues?: ReadonlyMap<string, boolean | string>;
 		projectTrusted: boolean;
 	};
 	/** Default "print". */
@@ -174,6 +178,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const byName = new Map<string, AgentTool<any, any, any>>(builtins.tools.map((t) => [t.name, t]));
 	const active: string[] = [...builtins.defaultActive];
 	const extensionTools = (loaded?.extensions ?? []).flatMap((e) => [...e.tools.values()].map((t) => t.definition));
+	for (const tool of options.extraTools ?? []) byName.set(tool.name, tool);
+	// What reload restores before extensions register their tools again.
+	const baseTools = [...byName.values()];
 	for (const tool of [...(options.extraTools ?? []), ...extensionTools]) {
 		byName.set(tool.name, tool);
 		if (!active.includes(tool.name)) active.push(tool.name);
@@ -215,6 +222,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		mode: options.mode ?? "print",
 		loaded,
 		entries: options.extensions?.entries ?? [],
+		discover: options.extensions?.discover,
+		flagValues: options.extensions?.flagValues,
+		baseTools: baseTools,
+		builtinToolNames: builtins.tools.map((t) => t.name),
 		projectTrusted: options.extensions?.projectTrusted ?? false,
 		ui: options.ui,
 		hasUI: options.hasUI,

@@ -282,9 +282,11 @@ export async function executeToolCall(
 	let result: AgentToolResult;
 	let isError = false;
 	let terminate = false;
+	// What tool_call / tool_result handlers see: the prepared arguments when prepareArguments gave an object.
+	let hookInput = input;
 	const finish = async () => {
 		if (hooks.afterToolCall) {
-			const patch = await hooks.afterToolCall({ toolCallId: call.id, toolName: call.name, input }, result, isError);
+			const patch = await hooks.afterToolCall({ toolCallId: call.id, toolName: call.name, input: hookInput }, result, isError);
 			if (patch) {
 				result = { ...result, ...(patch.content !== undefined ? { content: patch.content } : {}), ...(patch.details !== undefined ? { details: patch.details } : {}) };
 				if (patch.isError !== undefined) isError = patch.isError;
@@ -308,10 +310,13 @@ export async function executeToolCall(
 		isError = true;
 		return finish();
 	}
+	// tool_call handlers get the very object the tool will be validated against and receive, so an
+	// in-place change reaches the tool (and is still validated).
+	if (args !== null && typeof args === "object" && !Array.isArray(args)) hookInput = args as Record<string, unknown>;
 	if (hooks.beforeToolCall) {
 		let decision: ToolCallDecision | undefined;
 		try {
-			decision = await hooks.beforeToolCall({ toolCallId: call.id, toolName: call.name, input });
+			decision = await hooks.beforeToolCall({ toolCallId: call.id, toolName: call.name, input: hookInput });
 		} catch (error) {
 			decision = { block: true, reason: error instanceof Error ? error.message : `Extension failed, blocking execution: ${String(error)}` };
 		}
@@ -321,8 +326,6 @@ export async function executeToolCall(
 			isError = true;
 			return finish();
 		}
-		// Handlers may have mutated `input` in place; re-read it (prepareArguments ran on the original).
-		if (!tool.prepareArguments) args = input;
 	}
 	const valid = validateToolArguments(call.name, tool.parameters, args);
 	if (!valid.ok) {
