@@ -82,7 +82,7 @@ async function run(args: Args): Promise<number> {
 
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
-	const { session, host, warnings } = await createAgentSession({
+	const { session, host, warnings, resources } = await createAgentSession({
 		cwd,
 		registry,
 		model: args.model,
@@ -95,6 +95,10 @@ async function run(args: Args): Promise<number> {
 		systemPrompt: args.systemPrompt,
 		appendSystemPrompt: args.appendSystemPrompt,
 		noContextFiles: args.noContextFiles,
+		skills: args.skills,
+		noSkills: args.noSkills,
+		promptTemplates: args.promptTemplates,
+		noPromptTemplates: args.noPromptTemplates,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
 		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
@@ -102,6 +106,11 @@ async function run(args: Args): Promise<number> {
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
+	if (args.verbose) {
+		const { resourceSections, resourceConflictSections, sectionLines } = await import("./modes/interactive/resource-sections.ts");
+		const lines = sectionLines([...resourceSections(resources, true), ...resourceConflictSections(resources)]);
+		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
+	}
 	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");

@@ -7,6 +7,8 @@ import { executeToolCall } from "../agent/loop.ts";
 import type { ModelRegistry } from "../providers/registry.ts";
 import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";
 import type { AgentToolResult } from "../tools/types.ts";
+import type { ExtensionResourcePath, ResourceSet } from "../resources/resource-set.ts";
+import type { BeforeCompactDecision } from "../session/compactor.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import type { LoadExtensionsResult } from "./loader.ts";
 import { createLoopHooks, runBoundary, type BoundarySink } from "./loop-hooks.ts";
@@ -54,6 +56,8 @@ export interface ExtensionHostOptions {
 	onShutdown?(): void;
 	/** Reload the extension list and what the mode shows after /reload. */
 	onReloaded?(loaded: LoadExtensionsResult): void;
+	/** Skills, prompt templates and context files: expanded in submit(), extended by resources_discover. */
+	resources?: ResourceSet;
 }
 
 export type PromptSource = "interactive" | "rpc" | "extension";
@@ -74,6 +78,7 @@ export class ExtensionHost {
 	private loaded: LoadExtensionsResult | undefined;
 	private readonly entries: ExtensionEntry[];
 	private readonly projectTrusted: boolean;
+	readonly resources: ResourceSet | undefined;
 	ui: ExtensionUIContext;
 	hasUI: boolean;
 	private readonly options: ExtensionHostOptions;
@@ -94,6 +99,7 @@ export class ExtensionHost {
 		this.loaded = options.loaded;
 		this.entries = options.entries;
 		this.projectTrusted = options.projectTrusted;
+		this.resources = options.resources;
 		this.ui = options.ui ?? createNoopUI();
 		this.hasUI = options.hasUI ?? false;
 		this.builtinToolNames = new Set(this.session.getAllTools().map((t) => t.name));
@@ -119,15 +125,33 @@ export class ExtensionHost {
 
 	// ---- binding ---------------------------------------------------------------------------------
 
-	/** Light up the runtime, add tools and hooks, then session_start and resources_discover. */
+	/**
+	 * Light up the runtime, add tools and hooks, then session_start and resources_discover (after
+	 * every bind, as pi does: a replaced session's fresh extensions answer it again).
+	 */
 	async bind(reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup", previousSessionFile?: string): Promise<void> {
 		this.wire(reason !== "startup");
-		if (reason === "startup" || reason === "reload") {
-			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
-			await this.runner.collect("resources_discover", { cwd: this.session.cwd, reason });
-		} else {
-			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
+		await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
+		await this.discoverResources(reason === "reload" ? "reload" : "startup");
+	}
+
+	/** resources_discover (aggregate): every handler's skill and prompt paths join the resource set. */
+	private async discoverResources(reason: "startup" | "reload"): Promise<void> {
+		const resources = this.resources;
+		if (reason === "reload") resources?.reload();
+		const skills: ExtensionResourcePath[] = [];
+		const prompts: ExtensionResourcePath[] = [];
+		const strings = (v: unknown) => (Array.isArray(v) ? v.filter((p): p is string => typeof p === "string") : []);
+		if (this.runner.has("resources_discover")) {
+			const results = await this.runner.collect<{ skillPaths?: unknown; promptPaths?: unknown }>("resources_discover", { cwd: this.session.cwd, reason });
+			for (const { path, result } of results) {
+				skills.push(...strings(result.skillPaths).map((p) => ({ path: p, extensionPath: path })));
+				prompts.push(...strings(result.promptPaths).map((p) => ({ path: p, extensionPath: path })));
+			}
 		}
+		if (!resources) return;
+		resources.setExtensionPaths(skills, prompts);
+		this.session.updateSystemPromptOptions({ contextFiles: resources.contextFiles, skills: resources.skillSummaries() });
 	}
 
 	/** `activateTools`: after a reload the tools come back active; at start-up --tools decided. */
@@ -148,6 +172,14 @@ export class ExtensionHost {
 		this.session.hooks = this.extensions.length > 0 ? createLoopHooks(this.runner, sink) : {};
 		this.unsubscribe?.();
 		this.unsubscribe = this.extensions.length > 0 ? this.session.subscribe((event) => this.forward(event)) : undefined;
+		this.session.compaction.hooks = {
+			before: async (event) =>
+				this.runner.has("session_before_compact")
+					? this.runner.first<BeforeCompactDecision>("session_before_compact", event, (r) => (r.cancel ? "stop" : r.compaction ? "keep" : "ignore"))
+					: undefined,
+			compacted: (compactionEntry, fromExtension) => this.runner.emit("session_compact", { compactionEntry, fromExtension }),
+			failed: (reason, error) => this.runner.emit("session_compact_failed", { reason, error }),
+		};
 		this.session.lifecycle = {
 			beforeReplace: (reason, detail) => this.beforeReplace(reason, detail),
 			replaced: async (reason, previous) => {
@@ -280,8 +312,10 @@ export class ExtensionHost {
 		});
 	}
 
+	/** Extension commands, then prompt templates, then skills (`skill:<name>`), as pi's getCommands(). */
 	commandInfos(): SlashCommandInfo[] {
-		return this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
+		const extension: SlashCommandInfo[] = this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
+		return [...extension, ...(this.resources?.commandInfos() ?? [])];
 	}
 
 	/** Extension commands with their invocation names, for completion and listings. */
@@ -337,8 +371,10 @@ export class ExtensionHost {
 	}
 
 	/**
-	 * Everything typed or sent goes through here: an extension command runs (never reaching the
-	 * model); otherwise the input event may handle or transform it, then the model is prompted.
+	 * Everything typed or sent goes through here, in pi's order: an extension command runs (never
+	 * reaching the model); otherwise the input event may handle or transform the raw text; then
+	 * `/skill:<name>` and `/template` expand — except in text an extension sent (sendUserMessage),
+	 * which reaches the model as written; then the model is prompted (or the text is queued).
 	 */
 	async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
 		const command = this.parseCommand(text);
@@ -367,6 +403,13 @@ export class ExtensionHost {
 			);
 			if (decided?.action === "handled") return { kind: "handled" };
 			text = current;
+		}
+		if (this.resources && options.source !== "extension") {
+			try {
+				text = this.resources.expand(text) ?? text;
+			} catch (error) {
+				return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+			}
 		}
 		const user: AgentMessage =
 			images && images.length > 0 ? { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() } : { role: "user", content: text, timestamp: Date.now() };

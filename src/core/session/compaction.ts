@@ -164,8 +164,8 @@ function fileOps(messages: AgentMessage[], previous: CompactionEntry | undefined
 }
 
 /**
- * Decide what a compaction of `branch` (root → leaf) summarises and keeps. The kept part is about
- * `keepRecentTokens` (less for small windows) and starts at a user or assistant message, never
+ * Decide what a compaction of `branch` (root → leaf) summarises and keeps. The kept part stays
+ * within `keepRecentTokens` (less for small windows), starts at a turn where it can and never
  * between a tool call and its result. When everything would fit, the last turn alone is kept.
  * Undefined when there is nothing before the kept part to summarise.
  */
@@ -192,7 +192,10 @@ export function prepareCompaction(branch: readonly SessionEntry[], settings: Com
 		if (!message) continue;
 		accumulated += estimateTokens(message);
 		if (accumulated >= keep) {
-			cut = cutPoints.find((c) => c >= i) ?? -1;
+			// The message that crossed the budget goes into the summary; keep from the next turn,
+			// or inside its turn when no later turn starts (one long run of tool calls).
+			const after = cutPoints.filter((c) => c > i);
+			cut = after.find((c) => isTurnStart(branch[c]!)) ?? after[0] ?? -1;
 			break;
 		}
 	}

@@ -75,11 +75,11 @@ describe("prepareCompaction", () => {
 		assistant([{ type: "text", text: `a${i}` }], i * 10 + 3),
 	];
 
-	test("keeps about keepRecentTokens of whole turns, summarises the rest, lists the files", () => {
+	test("keeps whole turns within keepRecentTokens, summarises the rest, lists the files", () => {
 		const sm = sessionOf([...turn(1, 400), ...turn(2, 400), ...turn(3, 200)]);
 		const branch = sm.getBranch();
-		const prep = prepareCompaction(branch, settings, 100_000, 1234)!;
-		// Walking back through turn 3: 1 + 50 + 5 + 51 tokens reach 100 at its user message.
+		const prep = prepareCompaction(branch, { ...settings, keepRecentTokens: 110 }, 100_000, 1234)!;
+		// Walking back: turn 3 is 1 + 50 + 5 + 51 tokens; turn 2's tool result crosses 110, so turn 3 is kept.
 		expect(prep.firstKeptEntryId).toBe(branch[8]!.id);
 		expect(prep.messagesToSummarize).toHaveLength(8);
 		expect(prep.keptMessages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
@@ -200,7 +200,7 @@ describe("AgentSession compaction", () => {
 	}
 
 	test("manual: the summary request, the entry, the rebuilt conversation, the events", async () => {
-		const { session, stream, sm, events } = setup([{ text: "one" }, { text: "two" }, { text: "## Goal\nsummary text" }], testModel, { keepRecentTokens: 3 });
+		const { session, stream, sm, events } = setup([{ text: "one" }, { text: "two" }, { text: "## Goal\nsummary text" }], testModel, { keepRecentTokens: 4 });
 		await session.prompt(`first ${text(100)}`);
 		await session.prompt("second");
 		const result = await session.compact("focus on tests");
