@@ -104,7 +104,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			if (answer.remember) saveTrust(cwd, projectTrusted);
 		} else if (trust.state === "undecided" && mode === "interactive") {
 			const { promptProjectTrust } = await import("./trust-prompt.ts");
-			const choice = await promptProjectTrust(cwd, [...untrusted.map((e) => e.resolvedPath), ...resourceDirs]);
+			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath), resourceDirs);
 			if (choice === "cancelled") throw new UserError("Cancelled: no project code was run.", [], 130);
 			projectTrusted = choice !== "dont-trust";
 			saveTrust(choice === "trust-parent" ? dirname(cwd) : cwd, projectTrusted);
