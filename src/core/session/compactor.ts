@@ -97,7 +97,12 @@ export class SessionCompactor {
 	/** Before each provider request: compact first when the context is past `contextWindow - reserve`. */
 	async beforeRequest(): Promise<void> {
 		const model = this.source.model;
-		if (!model || !shouldCompact(this.contextTokens(), model.contextWindow, this.settings)) return;
+		if (!model) return;
+		// Until a response reports usage after a compaction, the size is only a guess: compacting
+		// again on a guess could repeat before every request. An overflow error still recovers.
+		const { fromUsage } = estimateContextTokens(this.source.messages);
+		if (!fromUsage && this.source.messages[0]?.role === "compactionSummary") return;
+		if (!shouldCompact(this.contextTokens(), model.contextWindow, this.settings)) return;
 		// A failed threshold compaction is reported through the events; the request still goes out.
 		await this.compact("threshold").catch(() => {});
 	}

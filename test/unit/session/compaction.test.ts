@@ -264,6 +264,17 @@ describe("AgentSession compaction", () => {
 		]);
 	});
 
+	test("after a compaction, no second threshold compaction on estimates alone (only once a response reports usage)", async () => {
+		const small: Model = { ...testModel, contextWindow: 2000 };
+		const { session, stream, events } = setup([{ text: "one", usage: 1500 }, { text: "summary" }, { text: "two" }, { text: "three" }], small);
+		await session.prompt("first");
+		await session.prompt(`second ${text(3800)}`);
+		await session.prompt("third");
+		expect(stream.contexts).toHaveLength(4);
+		expect(stream.contexts[3]!.messages.map((m) => m.role)).toEqual(["user", "user", "assistant", "user"]);
+		expect(events).toHaveLength(2);
+	});
+
 	test("overflow: compact, then the same request once more; a second overflow is final", async () => {
 		const { session, stream, events } = setup([
 			{ text: "one" },
