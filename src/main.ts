@@ -5,8 +5,10 @@ import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { writeStderr, writeStdout } from "./stdio.ts";
-import { isatty } from "node:tty";
-import type { SessionChoice } from "./core/sdk.ts";
+import { isTerminal } from "./cli/terminal.ts";
+import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
+import type { StartedExtensions } from "./cli/extensions-startup.ts";
+import type { ModelRegistry } from "./core/providers/registry.ts";
 
 export async function main(argv: string[]): Promise<number> {
 	let args: Args;
@@ -58,51 +60,39 @@ async function run(args: Args): Promise<number> {
 	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
+	mark("import registry");
 	const registry = ModelRegistry.create();
 	mark("model registry");
 	if (args.listModels !== undefined) {
 		writeStdout(registry.listModels(args.listModels || undefined));
 		return 0;
 	}
-	const mode = runMode(args);
+	const mode = await runMode(args);
 	if (args.resume && mode !== "interactive") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
 		return 0;
 	}
 	if (mode === "interactive") throw new UserError("Interactive mode is not implemented yet; use -p for now.");
-	if (mode === "rpc") throw new UserError("--mode rpc is not implemented yet.");
+	if (mode === "rpc") {
+		if (started.loaded) redirectStdoutToStderr();
+		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
+	}
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
-	const stdin = isatty(0) ? undefined : await readPipedStdin();
-	const first = [files.text, stdin, args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
+	const stdin = isTerminal(0) ? undefined : await readPipedStdin();
+	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
+	const first = [files.text, stdin?.trimEnd(), args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
+	mark("read prompt");
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
+	mark("import sdk");
 	const { session, host, warnings, resources } = await createAgentSession({
-		cwd,
-		registry,
-		model: args.model,
-		provider: args.provider,
-		apiKey: args.apiKey,
-		thinkingLevel: args.thinking,
-		tools: args.tools,
-		noTools: args.noTools,
-		noBuiltinTools: args.noBuiltinTools,
-		systemPrompt: args.systemPrompt,
-		appendSystemPrompt: args.appendSystemPrompt,
-		noContextFiles: args.noContextFiles,
-		skills: args.skills,
-		noSkills: args.noSkills,
-		promptTemplates: args.promptTemplates,
-		noPromptTemplates: args.noPromptTemplates,
-		session: sessionChoice(args),
-		sessionDir: args.sessionDir,
-		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
-		mode: started.mode,
+		...sessionOptions(args, started, registry, cwd),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
@@ -133,6 +123,32 @@ function redirectStdoutToStderr(): void {
 	console.info = toStderr;
 	console.debug = toStderr;
 	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+}
+
+/** What the flags ask of the session; each mode adds its UI, error sink and shutdown. */
+function sessionOptions(args: Args, started: StartedExtensions, registry: ModelRegistry, cwd: string): CreateAgentSessionOptions {
+	return {
+		cwd,
+		registry,
+		model: args.model,
+		provider: args.provider,
+		apiKey: args.apiKey,
+		thinkingLevel: args.thinking,
+		tools: args.tools,
+		noTools: args.noTools,
+		noBuiltinTools: args.noBuiltinTools,
+		systemPrompt: args.systemPrompt,
+		appendSystemPrompt: args.appendSystemPrompt,
+		noContextFiles: args.noContextFiles,
+		skills: args.skills,
+		noSkills: args.noSkills,
+		promptTemplates: args.promptTemplates,
+		noPromptTemplates: args.noPromptTemplates,
+		session: sessionChoice(args),
+		sessionDir: args.sessionDir,
+		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
+		mode: started.mode,
+	};
 }
 
 function sessionChoice(args: Args): SessionChoice {

@@ -2,8 +2,7 @@
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
-import { isatty } from "node:tty";
-import pc from "picocolors";
+import { isTerminal } from "./terminal.ts";
 import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
@@ -32,7 +31,7 @@ export function runMode(args: Args): ExtensionMode {
 	if (args.mode === "json" || args.mode === "rpc") return args.mode;
 	if (args.print) return "print";
 	// Interactive needs a person at both ends; piped stdin or stdout means print mode.
-	return isatty(0) && isatty(1) ? "interactive" : "print";
+	return isTerminal(0) && isTerminal(1) ? "interactive" : "print";
 }
 
 export function loadFailureHint(): string {
@@ -42,7 +41,7 @@ export function loadFailureHint(): string {
 /** Exit 1 with one `Error: Failed to load extension …` line per failure and the hint (SPEC §5). */
 export function loadFailure(errors: { message: string }[]): UserError {
 	const [first, ...rest] = errors;
-	return new UserError(first!.message, [...rest.map((e) => pc.red(`Error: ${e.message}`)), loadFailureHint()]);
+	return new UserError(first!.message, [...rest.map((e) => `Error: ${e.message}`), loadFailureHint()]);
 }
 
 async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensionsResult | undefined> {

@@ -2,9 +2,11 @@
 // Modes talk only to this object: prompt(), steer(), followUp(), abort(), subscribe().
 import { buildSystemPrompt, type BuildSystemPromptOptions } from "./agent/system-prompt.ts";
 import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop.ts";
-import { textOf, type AgentMessage, type CustomMessage } from "./agent/messages.ts";
+import { textOf, type AgentMessage, type BashExecutionMessage, type CustomMessage } from "./agent/messages.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
+import { executeBash, type BashResult } from "./tools/bash.ts";
+import { supportedThinkingLevels } from "./providers/thinking.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import type { AppendableMessage } from "./session/session-entries.ts";
@@ -44,6 +46,9 @@ export interface SessionStats {
 	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 	cost: number;
 }
+
+/** How queued messages are delivered: all waiting ones at the next chance, or one per turn. */
+export type QueueMode = "all" | "one-at-a-time";
 
 export type QueueEvent = { type: "queue_update"; steering: string[]; followUp: string[] };
 export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent;
@@ -114,6 +119,14 @@ export class AgentSession {
 	private systemPromptOverride: string | undefined;
 	/** Manual and automatic compaction; the extension host sets `compaction.hooks`. */
 	readonly compaction: SessionCompactor;
+	private _steeringMode: QueueMode = "all";
+	private _followUpMode: QueueMode = "all";
+	private _autoRetryEnabled = true;
+	/** Aborted by abortRetry() to end the current retry wait. */
+	private retryCancel: AbortController | undefined;
+	private bashAbort: AbortController | undefined;
+	/** `bash` results recorded while a run was going: added when it ends, so tool call/result pairs stay together. */
+	private pendingBash: BashExecutionMessage[] = [];
 
 	constructor(options: AgentSessionOptions) {
 		const self = this;
@@ -169,7 +182,10 @@ export class AgentSession {
 		return this.abortController?.signal;
 	}
 	hasPendingMessages(): boolean {
-		return this.steering.length > 0 || this.followUps.length > 0;
+		return this.pendingMessageCount > 0;
+	}
+	get pendingMessageCount(): number {
+		return this.steering.length + this.followUps.length;
 	}
 
 	subscribe(listener: (event: AgentSessionEvent) => void | Promise<void>): () => void {
@@ -205,6 +221,21 @@ export class AgentSession {
 	setModel(model: Model): void {
 		this._model = model;
 		this._session.appendModelChange(model.provider, model.id);
+	}
+
+	/** The next level the model supports after the current one (wrapping); undefined without reasoning. */
+	nextThinkingLevel(): ThinkingLevel | undefined {
+		if (!this._model?.reasoning) return undefined;
+		const levels = supportedThinkingLevels(this._model);
+		return levels[(levels.indexOf(this._thinkingLevel) + 1) % levels.length];
+	}
+
+	/** The model after the current one in `candidates` (wrapping); undefined with fewer than two. */
+	nextModel(candidates: Model[]): Model | undefined {
+		if (candidates.length < 2) return undefined;
+		const current = this._model;
+		const index = candidates.findIndex((m) => current !== undefined && m.provider === current.provider && m.id === current.id);
+		return candidates[(index + 1) % candidates.length];
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
@@ -300,7 +331,7 @@ export class AgentSession {
 				signal,
 				emit: (e) => this.emit(e),
 				hooks: {
-					retry: this.models.retry,
+					retry: this.retryHook(),
 					...this.hooks,
 					beforeRequest: () => this.compaction.beforeRequest(),
 					recoverFromError: (message) => this.compaction.recover(message),
@@ -327,7 +358,40 @@ export class AgentSession {
 			this.running = undefined;
 			this.abortController = undefined;
 			this.systemPromptOverride = undefined;
+			this.flushPendingBash();
 		}
+	}
+
+	/** The registry's retry policy while auto-retry is on, with a wait abortRetry() can cut short. */
+	private retryHook(): AgentLoopHooks["retry"] {
+		const policy = this.models.retry;
+		if (!policy || !this._autoRetryEnabled) return undefined;
+		return {
+			maxAttempts: policy.maxAttempts,
+			delayFor: (message, attempt) => (this._autoRetryEnabled ? policy.delayFor(message, attempt) : undefined),
+			cancelSignal: () => {
+				this.retryCancel = new AbortController();
+				return this.retryCancel.signal;
+			},
+		};
+	}
+
+	get autoRetryEnabled(): boolean {
+		return this._autoRetryEnabled;
+	}
+	setAutoRetryEnabled(enabled: boolean): void {
+		this._autoRetryEnabled = enabled;
+	}
+	/** End a retry wait now: the failed request stays the answer (auto_retry_end with success false). */
+	abortRetry(): void {
+		this.retryCancel?.abort();
+	}
+
+	get autoCompactionEnabled(): boolean {
+		return this.compaction.settings.enabled;
+	}
+	setAutoCompactionEnabled(enabled: boolean): void {
+		this.compaction.settings.enabled = enabled;
 	}
 
 	private async queue(kind: "steer" | "followUp", message: AgentMessage): Promise<void> {
@@ -338,7 +402,8 @@ export class AgentSession {
 	private take(kind: "steer" | "followUp"): AgentMessage[] {
 		const list = kind === "steer" ? this.steering : this.followUps;
 		if (list.length === 0) return [];
-		const taken = list.splice(0);
+		const mode = kind === "steer" ? this._steeringMode : this._followUpMode;
+		const taken = mode === "all" ? list.splice(0) : list.splice(0, 1);
 		void this.emitQueue();
 		return taken;
 	}
@@ -346,6 +411,19 @@ export class AgentSession {
 	private async emitQueue(): Promise<void> {
 		const text = (m: AgentMessage) => (m.role === "user" ? (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("")) : "");
 		await this.emit({ type: "queue_update", steering: this.steering.map(text), followUp: this.followUps.map(text) });
+	}
+
+	get steeringMode(): QueueMode {
+		return this._steeringMode;
+	}
+	get followUpMode(): QueueMode {
+		return this._followUpMode;
+	}
+	setSteeringMode(mode: QueueMode): void {
+		this._steeringMode = mode;
+	}
+	setFollowUpMode(mode: QueueMode): void {
+		this._followUpMode = mode;
 	}
 
 	steer(text: string, images?: ImageContent[]): Promise<void> {
@@ -359,8 +437,9 @@ export class AgentSession {
 		return this.queue(kind, message);
 	}
 
-	/** Abort the current run and wait for it to wind down. */
+	/** Abort the current run (and a retry wait) and wait for it to wind down. */
 	async abort(): Promise<void> {
+		this.abortRetry();
 		this.abortController?.abort();
 		this.compaction.abort();
 		await this.running?.catch(() => {});
@@ -517,6 +596,72 @@ export class AgentSession {
 			}
 		}
 		return stats;
+	}
+
+	// ---- user bash (`!cmd`, rpc `bash`) -------------------------------------------------------
+
+	/**
+	 * Run a shell command in the session's folder and record it as a bashExecution message, which
+	 * the model sees with the next prompt. No extension event: callers that want `user_bash` emit it.
+	 */
+	async executeBash(command: string, options: { excludeFromContext?: boolean; onOutput?: (text: string) => void } = {}): Promise<BashResult> {
+		if (this.bashAbort) throw new UserError("A bash command is already running; abort it first.");
+		this.bashAbort = new AbortController();
+		try {
+			const result = await executeBash(command, {
+				cwd: this.cwd,
+				signal: this.bashAbort.signal,
+				onOutput: options.onOutput ? (tail) => options.onOutput?.(tail.content) : undefined,
+			});
+			this.recordBashResult(command, result, options.excludeFromContext);
+			return result;
+		} finally {
+			this.bashAbort = undefined;
+		}
+	}
+
+	/** Kill the running bash command, if any. */
+	abortBash(): void {
+		this.bashAbort?.abort();
+	}
+
+	get isBashRunning(): boolean {
+		return this.bashAbort !== undefined;
+	}
+
+	/** Keep a bash run in the conversation (and the session file); deferred while a run is going. */
+	recordBashResult(command: string, result: BashResult, excludeFromContext?: boolean): void {
+		const message: BashExecutionMessage = {
+			role: "bashExecution",
+			command,
+			output: result.output,
+			exitCode: result.exitCode,
+			cancelled: result.cancelled,
+			truncated: result.truncated,
+			...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+			...(excludeFromContext ? { excludeFromContext } : {}),
+			timestamp: Date.now(),
+		};
+		this.pendingBash.push(message);
+		if (!this.running) this.flushPendingBash();
+	}
+
+	private flushPendingBash(): void {
+		for (const message of this.pendingBash.splice(0)) {
+			this.messages.push(message);
+			this._session.appendMessage(message);
+		}
+	}
+
+	/** Text of the last assistant message that has any; undefined when there is none. */
+	lastAssistantText(): string | undefined {
+		for (let i = this.messages.length - 1; i >= 0; i--) {
+			const m = this.messages[i]!;
+			if (m.role !== "assistant") continue;
+			if (m.stopReason === "aborted" && m.content.length === 0) continue;
+			return textOf(m.content).trim() || undefined;
+		}
+		return undefined;
 	}
 
 	/** The last assistant message, if any. */

@@ -13,6 +13,7 @@ import { settingObject } from "./resources/settings.ts";
 import type { CompactionSettings } from "./session/compaction.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import { resolveSessionArg } from "./session/session-list.ts";
+import { mark } from "./timing.ts";
 import { createBuiltinTools } from "./tools/index.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { ExtensionHost } from "./extensions/host.ts";
@@ -106,7 +107,8 @@ export interface CreatedAgentSession {
 function readAppend(value: string, cwd: string): string {
 	const path = resolve(cwd, value);
 	try {
-		if (existsSync(path) && statSync(path).isFile()) return readFileSync(path, "utf8");
+		// A file's final newline would leave an empty line before what follows it in the prompt.
+		if (existsSync(path) && statSync(path).isFile()) return readFileSync(path, "utf8").trimEnd();
 	} catch {
 		// Not a readable file: the text itself is appended.
 	}
@@ -160,6 +162,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		noContextFiles: options.noContextFiles,
 	}).reload();
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
+	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
 	const context = sessionManager.buildSessionContext();
 
@@ -192,6 +195,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		}
 	}
 	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
+	mark("select model");
 	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
 
 	// Tools: built-ins, then extra tools (which replace a built-in of the same name).
@@ -203,6 +207,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		byName.set(tool.name, tool);
 		if (!active.includes(tool.name)) active.push(tool.name);
 	}
+	mark("built-in tools");
 	let activeNames = active;
 	if (options.noTools) activeNames = [];
 	else if (options.tools) {

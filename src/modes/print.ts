@@ -3,6 +3,7 @@
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
+import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
 export interface PrintModeOptions {
@@ -40,19 +41,21 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 			if (interrupted || !last || last.stopReason === "error" || last.stopReason === "aborted") break;
 		}
 	} finally {
+		mark("run");
 		unsubscribe?.();
 		process.off("SIGINT", onSigint);
 		await host.shutdown();
 	}
 	const last = session.lastAssistant();
+	if (interrupted) return 130;
+	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
+		// stdout stays empty: a script must not take a cut-off answer for the answer.
+		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
+		return 1;
+	}
 	if (options.mode === "text" && last) {
 		const text = finalText(last);
 		if (text) writeStdout(text.endsWith("\n") ? text : `${text}\n`);
-	}
-	if (interrupted) return 130;
-	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
-		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
-		return 1;
 	}
 	return 0;
 }

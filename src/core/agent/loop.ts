@@ -68,7 +68,12 @@ export interface AgentLoopHooks {
 	 * Whether to retry a failed request that streamed no content: the delay in ms, or undefined to
 	 * give up. `attempt` counts from 1. `maxAttempts` is reported in auto_retry_start.
 	 */
-	retry?: { delayFor(message: AssistantMessage, attempt: number): number | undefined; maxAttempts: number };
+	retry?: {
+		delayFor(message: AssistantMessage, attempt: number): number | undefined;
+		maxAttempts: number;
+		/** Asked before each wait: a signal that, once aborted, ends the wait and gives up retrying (abort_retry). */
+		cancelSignal?(): AbortSignal;
+	};
 	/** Per-request stream options (api key, headers, reasoning, provider hooks). */
 	streamOptions?(model: Model): Promise<StreamOptions>;
 	/** Before each provider request, with the turn's messages in place (auto-compaction may rewrite them). */
@@ -181,7 +186,13 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 			break;
 		}
 		await emit({ type: "auto_retry_start", attempt, maxAttempts: hooks.retry!.maxAttempts, delayMs: delay, errorMessage: final.errorMessage ?? "request failed" });
-		await abortableSleep(delay, signal);
+		const cancel = hooks.retry!.cancelSignal?.();
+		await abortableSleep(delay, cancel ? AbortSignal.any([signal, cancel]) : signal);
+		if (cancel?.aborted && !signal.aborted) {
+			// The failure stands as the final message; the run ends as it would have without retries.
+			await emit({ type: "auto_retry_end", success: false, attempt, finalError: "Retry cancelled" });
+			break;
+		}
 	}
 	if (signal.aborted && final.stopReason !== "aborted" && final.stopReason !== "error") {
 		final = { ...final, stopReason: "aborted" };
