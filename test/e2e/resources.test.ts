@@ -143,6 +143,39 @@ describe("resources_discover", () => {
 		expect(systemOf(first!)).toContain(`<skill name="ext-skill" location="${join(dir, "skills/ext-skill/SKILL.md")}">Skill from an extension</skill>`);
 		expect(lastUser(second!)).toContain("Extension skill body.\n</skill>\n\nnow");
 	});
+
+	test("ctx.reload() reads skills from disk again and asks resources_discover with reason reload", async () => {
+		await using world = await mockWorld();
+		world.write("ext/skills/ext-skill/SKILL.md", skill("ext-skill", "Skill from an extension", "Extension skill body."));
+		const later = join(world.agentDir, "skills/later/SKILL.md");
+		const ext = world.write(
+			"ext/reload.ts",
+			`import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+export default function (pi) {
+	pi.on("resources_discover", (event) => {
+		console.error("discover " + event.reason);
+		return { skillPaths: ["skills"] };
+	});
+	pi.registerCommand("re", {
+		description: "add a skill, reload",
+		handler: async (_args, ctx) => {
+			mkdirSync(dirname(${JSON.stringify(later)}), { recursive: true });
+			writeFileSync(${JSON.stringify(later)}, "---\\ndescription: Added later\\n---\\nLater body.\\n");
+			await ctx.reload();
+		},
+	});
+}
+`,
+		);
+		world.mock.script({ text: "ok" }, { text: "ok" });
+		const r = await world.run(["-e", ext, "-p", "/skill:ext-skill", "/re", "/skill:later go", "--model", MODEL.openai]);
+		expect(r).toEqual({ stdout: "ok\n", stderr: "discover startup\ndiscover reload\n", code: 0 });
+		const [, second] = chats(world);
+		expect(lastUser(second!)).toContain("Later body.\n</skill>\n\ngo");
+		expect(systemOf(second!)).toContain('<skill name="ext-skill"');
+		expect(systemOf(second!)).toContain(`<skill name="later" location="${later}">Added later</skill>`);
+	});
 });
 
 describe("conflicts", () => {
