@@ -161,6 +161,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		noPromptTemplates: options.noPromptTemplates,
 		noContextFiles: options.noContextFiles,
 	}).reload();
+	mark("resources");
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
 	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);

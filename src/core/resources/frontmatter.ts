@@ -30,7 +30,7 @@ export function parseFrontmatter<T extends Record<string, unknown> = Record<stri
 	const body = rest.slice(close.index + close[0].length).trim();
 	let parsed: unknown;
 	try {
-		parsed = yaml.trim() === "" ? {} : Bun.YAML.parse(yaml);
+		parsed = yaml.trim() === "" ? {} : (parsePlainLines(yaml) ?? Bun.YAML.parse(yaml));
 	} catch (error) {
 		throw new FrontmatterError(`invalid YAML frontmatter: ${error instanceof Error ? error.message : String(error)}`);
 	}
@@ -44,4 +44,29 @@ export function parseFrontmatter<T extends Record<string, unknown> = Record<stri
 /** The body of a markdown resource without its frontmatter. */
 export function stripFrontmatter(content: string): string {
 	return parseFrontmatter(content).body;
+}
+
+const PLAIN_LINE = /^([A-Za-z_][\w-]*):[ \t]+(\S.*)$/;
+/** Characters that give a YAML value a meaning beyond plain text, at its start or anywhere. */
+const SPECIAL_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
+const SPECIAL_ANYWHERE = /: | #|\t/;
+
+/**
+ * The common case — one `key: plain value` per line — without starting Bun's YAML parser, whose
+ * first use costs about a millisecond at start-up. Undefined for anything else (YAML decides).
+ */
+export function parsePlainLines(yaml: string): Record<string, unknown> | undefined {
+	const out: Record<string, unknown> = {};
+	for (const line of yaml.split("\n")) {
+		if (line.trim() === "") continue;
+		const match = PLAIN_LINE.exec(line.trimEnd());
+		if (!match) return undefined;
+		const [, key, value] = match as unknown as [string, string, string];
+		if (SPECIAL_START.test(value) || SPECIAL_ANYWHERE.test(value) || key in out) return undefined;
+		if (value === "true" || value === "false") out[key] = value === "true";
+		else if (/^(null|Null|NULL|~)$/.test(value)) out[key] = null;
+		else if (/^(true|false|True|False|TRUE|FALSE|yes|no|on|off|\.inf|\.nan)$/i.test(value) || /^[-+]?(\d|\.\d)/.test(value)) return undefined;
+		else out[key] = value;
+	}
+	return out;
 }

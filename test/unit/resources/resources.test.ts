@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:tes
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { parseFrontmatter } from "../../../src/core/resources/frontmatter.ts";
+import { parseFrontmatter, parsePlainLines } from "../../../src/core/resources/frontmatter.ts";
 import { expandTemplate, loadPromptTemplates, parseCommandArgs, substituteArgs } from "../../../src/core/resources/prompt-templates.ts";
 import { ResourceSet } from "../../../src/core/resources/resource-set.ts";
 import { loadSkills, skillPrompt } from "../../../src/core/resources/skills.ts";
@@ -37,6 +37,29 @@ describe("parseFrontmatter", () => {
 		expect(parseFrontmatter("---\n---\nbody")).toEqual({ frontmatter: {}, body: "body" });
 		expect(parseFrontmatter("---\r\na: 1\r\n---\r\nb\r\n")).toEqual({ frontmatter: { a: 1 }, body: "b" });
 		expect(parseFrontmatter("---\nnot closed\n")).toEqual({ frontmatter: {}, body: "---\nnot closed\n" });
+	});
+
+	test("the plain key: value fast path agrees with YAML wherever it answers, and leaves the rest to YAML", () => {
+		const samples = [
+			"name: review\ndescription: Review a diff, carefully.\n",
+			"name: x\ndisable-model-invocation: true\nother: false\nnothing: null\n",
+			"description: Use it when asked (not otherwise); see docs/a.md\n\nname: a-b_c.d\n",
+			"description: a: b\n",
+			"description: 'quoted'\n",
+			"description: text # comment\n",
+			"count: 42\n",
+			"flag: yes\n",
+			"list:\n  - a\n",
+			"description: >\n  folded\n",
+			"a: 1\na: 2\n",
+			"description: -starts with dash\n",
+		];
+		const answered = samples.filter((yaml) => {
+			const fast = parsePlainLines(yaml);
+			if (fast !== undefined) expect(fast).toEqual(Bun.YAML.parse(yaml) as Record<string, unknown>);
+			return fast !== undefined;
+		});
+		expect(answered).toEqual(samples.slice(0, 3));
 	});
 
 	test("bad YAML and non-mappings are errors that say so", () => {
