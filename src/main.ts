@@ -91,11 +91,16 @@ async function run(args: Args): Promise<number> {
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
 	mark("import sdk");
-	const { session, host, warnings } = await createAgentSession({
+	const { session, host, warnings, resources } = await createAgentSession({
 		...sessionOptions(args, started, registry, cwd),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
+	if (args.verbose) {
+		const { resourceSections, resourceConflictSections, sectionLines } = await import("./modes/interactive/resource-sections.ts");
+		const lines = sectionLines([...resourceSections(resources, true), ...resourceConflictSections(resources)]);
+		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
+	}
 	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
@@ -135,6 +140,10 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		systemPrompt: args.systemPrompt,
 		appendSystemPrompt: args.appendSystemPrompt,
 		noContextFiles: args.noContextFiles,
+		skills: args.skills,
+		noSkills: args.noSkills,
+		promptTemplates: args.promptTemplates,
+		noPromptTemplates: args.noPromptTemplates,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
 		extensions: { loaded: started.loaded, entries: started.discovery.entries, discover: started.discover, flagValues: started.flagValues, projectTrusted: started.projectTrusted },

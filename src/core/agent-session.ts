@@ -10,6 +10,8 @@ import { supportedThinkingLevels } from "./providers/thinking.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import type { AppendableMessage } from "./session/session-entries.ts";
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
+import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -19,6 +21,8 @@ export interface ModelAccess {
 	retry?: AgentLoopHooks["retry"];
 	/** Look a model up by provider and id (restoring a resumed session's model). */
 	find(provider: string, id: string): Model | undefined;
+	/** One request's final message (compaction summaries); default: the stream's result. */
+	complete?(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage>;
 }
 
 export type ReplaceReason = "new" | "resume" | "fork";
@@ -47,7 +51,7 @@ export interface SessionStats {
 export type QueueMode = "all" | "one-at-a-time";
 
 export type QueueEvent = { type: "queue_update"; steering: string[]; followUp: string[] };
-export type AgentSessionEvent = AgentEvent | QueueEvent;
+export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent;
 
 export interface PromptOptions {
 	images?: ImageContent[];
@@ -74,6 +78,8 @@ export interface AgentSessionOptions {
 	hooks?: AgentLoopHooks;
 	/** The context object passed to tools' execute. */
 	toolContext?: () => unknown;
+	/** Settings `compaction`; missing fields take the defaults. */
+	compaction?: Partial<CompactionSettings>;
 }
 
 
@@ -101,7 +107,7 @@ export class AgentSession {
 	lifecycle: SessionLifecycleHooks = {};
 	private readonly allTools: Map<string, AgentTool<any, any, any>>;
 	private activeToolNames: string[];
-	private readonly promptOptions: AgentSessionOptions["systemPrompt"];
+	private promptOptions: AgentSessionOptions["systemPrompt"];
 	hooks: AgentLoopHooks;
 	private toolContext: () => unknown;
 	private readonly listeners = new Set<(event: AgentSessionEvent) => void | Promise<void>>();
@@ -112,18 +118,19 @@ export class AgentSession {
 	private _lastRunAborted = false;
 	/** Set by before_agent_start handlers for one run. */
 	private systemPromptOverride: string | undefined;
+	/** Manual and automatic compaction; the extension host sets `compaction.hooks`. */
+	readonly compaction: SessionCompactor;
 	private _steeringMode: QueueMode = "all";
 	private _followUpMode: QueueMode = "all";
 	private _autoRetryEnabled = true;
 	/** Aborted by abortRetry() to end the current retry wait. */
 	private retryCancel: AbortController | undefined;
-	/** Read by compaction (issue 8): compact on its own when the context nears the window. */
-	private _autoCompactionEnabled = true;
 	private bashAbort: AbortController | undefined;
 	/** `bash` results recorded while a run was going: added when it ends, so tool call/result pairs stay together. */
 	private pendingBash: BashExecutionMessage[] = [];
 
 	constructor(options: AgentSessionOptions) {
+		const self = this;
 		this.cwd = options.cwd;
 		this._model = options.model;
 		this._thinkingLevel = options.thinkingLevel;
@@ -135,6 +142,29 @@ export class AgentSession {
 		this.messages = options.messages ? [...options.messages] : [];
 		this.hooks = options.hooks ?? {};
 		this.toolContext = options.toolContext ?? (() => ({}));
+		this.compaction = new SessionCompactor(
+			{
+				get model() {
+					return self._model;
+				},
+				get session() {
+					return self._session;
+				},
+				get signal() {
+					return self.signal;
+				},
+				messages: this.messages,
+				getSystemPrompt: () => this.getSystemPrompt(),
+				complete: async (model, context, opts) => {
+					if (this.models.complete) return this.models.complete(model, context, opts);
+					const auth = await this.models.getApiKeyAndHeaders(model);
+					return this.models.stream(model, context, { ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
+				},
+				publish: (event) => this.emit(event),
+				rebuildFromSession: () => this.rebuildFromSession(),
+			},
+			{ ...DEFAULT_COMPACTION_SETTINGS, ...options.compaction },
+		);
 	}
 
 	get session(): SessionManager {
@@ -259,6 +289,11 @@ export class AgentSession {
 		return this.systemPromptOverride ?? buildSystemPrompt(this.systemPromptOptions());
 	}
 
+	/** Change what the system prompt is built from (skills found by resources_discover, a reload). */
+	updateSystemPromptOptions(patch: Partial<AgentSessionOptions["systemPrompt"]>): void {
+		this.promptOptions = { ...this.promptOptions, ...patch };
+	}
+
 	/** Replace the system prompt for the current run only (before_agent_start). */
 	overrideSystemPrompt(prompt: string | undefined): void {
 		this.systemPromptOverride = prompt;
@@ -289,6 +324,7 @@ export class AgentSession {
 	 */
 	async run(prompts: AgentMessage[]): Promise<void> {
 		if (this.running) throw new BusyError();
+		await this.compaction.settled();
 		const model = this._model;
 		if (!model) throw new NoModelError();
 		if (prompts.length === 0) prompts = [...this.take("steer"), ...this.take("followUp")];
@@ -306,6 +342,8 @@ export class AgentSession {
 				hooks: {
 					retry: this.retryHook(),
 					...this.hooks,
+					beforeRequest: () => this.compaction.beforeRequest(),
+					recoverFromError: (message) => this.compaction.recover(message),
 					takeSteeringMessages: () => this.take("steer"),
 					takeFollowUpMessages: () => this.take("followUp"),
 					streamOptions: async (m) => {
@@ -360,10 +398,10 @@ export class AgentSession {
 	}
 
 	get autoCompactionEnabled(): boolean {
-		return this._autoCompactionEnabled;
+		return this.compaction.settings.enabled;
 	}
 	setAutoCompactionEnabled(enabled: boolean): void {
-		this._autoCompactionEnabled = enabled;
+		this.compaction.settings.enabled = enabled;
 	}
 
 	private async queue(kind: "steer" | "followUp", message: AgentMessage): Promise<void> {
@@ -413,6 +451,7 @@ export class AgentSession {
 	async abort(): Promise<void> {
 		this.abortRetry();
 		this.abortController?.abort();
+		this.compaction.abort();
 		await this.running?.catch(() => {});
 	}
 
@@ -510,21 +549,24 @@ export class AgentSession {
 		this._session.appendCustomEntry("context_edit", { entryId, action });
 	}
 
-	/** Token use of the last response against the model's window (ctx.getContextUsage()). */
+	/**
+	 * The context's size against the model's window (ctx.getContextUsage()): the last response's
+	 * reported usage plus estimates for later messages; estimated throughout after a compaction.
+	 */
 	getContextUsage(): { tokens: number | null; contextWindow: number; percent: number | null } | undefined {
 		if (!this._model) return undefined;
 		const contextWindow = this._model.contextWindow;
-		const last = this.lastAssistant();
-		if (!last || last.stopReason === "error" || last.stopReason === "aborted") return { tokens: null, contextWindow, percent: null };
-		const u = last.usage;
-		const tokens = u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+		const tokens = this.compaction.contextTokens();
 		return { tokens, contextWindow, percent: contextWindow > 0 ? (tokens / contextWindow) * 100 : null };
 	}
 
-	/** Summarise older turns into a compaction entry. */
-	async compact(customInstructions?: string): Promise<{ summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown }> {
-		void customInstructions;
-		throw new UserError("Compaction is not implemented yet.");
+	/**
+	 * Summarise older turns into a compaction entry (`/compact [instructions]`, ctx.compact()).
+	 * Waits for a run in progress to end first. Rejects with CompactionError (`Compaction cancelled`, …).
+	 */
+	async compact(customInstructions?: string): Promise<CompactionResult> {
+		await this.waitForIdle();
+		return this.compaction.compact("manual", customInstructions);
 	}
 
 	/**

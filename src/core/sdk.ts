@@ -7,7 +7,10 @@ import { UserError } from "./errors.ts";
 import { ModelRegistry } from "./providers/registry.ts";
 import { clampThinkingLevel } from "./providers/thinking.ts";
 import type { Model, ThinkingLevel } from "./providers/types.ts";
-import { loadContextFiles } from "./resources/context-files.ts";
+import { decideTrust } from "./resources/resource-loader.ts";
+import { ResourceSet } from "./resources/resource-set.ts";
+import { settingObject } from "./resources/settings.ts";
+import type { CompactionSettings } from "./session/compaction.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import { resolveSessionArg } from "./session/session-list.ts";
 import { mark } from "./timing.ts";
@@ -54,6 +57,18 @@ export interface CreateAgentSessionOptions {
 	appendSystemPrompt?: string[];
 	/** Skip AGENTS.md / CLAUDE.md. */
 	noContextFiles?: boolean;
+	/** Skill files or folders (`--skill`), relative to cwd; they load even with `noSkills`. */
+	skills?: string[];
+	/** No skills from `~/.agent/skills`, `.agent/skills` or settings (`-ns`). */
+	noSkills?: boolean;
+	/** Prompt-template files or folders (`--prompt-template`), relative to cwd. */
+	promptTemplates?: string[];
+	/** No templates from `~/.agent/prompts`, `.agent/prompts` or settings (`-np`). */
+	noPromptTemplates?: boolean;
+	/** Whether project resources and settings count. Default: `extensions.projectTrusted`, else the saved decision. */
+	projectTrusted?: boolean;
+	/** Overrides settings `compaction` field by field. */
+	compaction?: Partial<CompactionSettings>;
 	/** Default: a new session file. */
 	session?: SessionChoice;
 	/** Folder holding session files (`--session-dir`). */
@@ -89,6 +104,8 @@ export interface CreatedAgentSession {
 	registry: ModelRegistry;
 	/** Things the user should see (session lines skipped, model fallbacks, no model). */
 	warnings: string[];
+	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
+	resources: ResourceSet;
 }
 
 function readAppend(value: string, cwd: string): string {
@@ -126,6 +143,8 @@ export async function openSession(cwd: string, choice: SessionChoice, sessionDir
 	}
 }
 
+const COMPACTION_SHAPE = { enabled: "boolean", reserveTokens: "number", keepRecentTokens: "number" } as const;
+
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreatedAgentSession> {
 	const cwd = resolve(options.cwd ?? process.cwd());
 	const warnings: string[] = [];
@@ -136,6 +155,17 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		if (change.kind === "register") registry.registerProvider(change.name, change.config as never);
 		else if (change.kind === "unregister") registry.unregisterProvider(change.name);
 	}
+	const projectTrusted = options.projectTrusted ?? options.extensions?.projectTrusted ?? decideTrust(cwd, {}).state === "yes";
+	const resources = new ResourceSet({
+		cwd,
+		projectTrusted,
+		skillPaths: options.skills,
+		noSkills: options.noSkills,
+		promptPaths: options.promptTemplates,
+		noPromptTemplates: options.noPromptTemplates,
+		noContextFiles: options.noContextFiles,
+	}).reload();
+	mark("resources");
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
 	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
@@ -209,8 +239,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			cwd,
 			customPrompt: options.systemPrompt ? readAppend(options.systemPrompt, cwd) : undefined,
 			appendSystemPrompt: options.appendSystemPrompt?.length ? options.appendSystemPrompt.map((a) => readAppend(a, cwd)).join("\n\n") : undefined,
-			contextFiles: options.noContextFiles ? [] : loadContextFiles(cwd),
+			contextFiles: resources.contextFiles,
+			skills: resources.skillSummaries(),
 		},
+		compaction: { ...settingObject(resources.settings, "compaction", COMPACTION_SHAPE), ...options.compaction },
 	});
 	if (model && (!context.model || context.model.provider !== model.provider || context.model.modelId !== model.id)) {
 		sessionManager.appendModelChange(model.provider, model.id);
@@ -226,12 +258,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		flagValues: options.extensions?.flagValues,
 		baseTools: baseTools,
 		builtinToolNames: builtins.tools.map((t) => t.name),
-		projectTrusted: options.extensions?.projectTrusted ?? false,
+		projectTrusted,
 		ui: options.ui,
 		hasUI: options.hasUI,
 		onError: options.onExtensionError ?? ((r) => process.stderr.write(`Extension error (${r.extensionPath}): ${r.error}\n`)),
 		onShutdown: options.onShutdown,
+		resources,
 	});
 	await host.bind("startup");
-	return { session, host, registry, warnings };
+	return { session, host, registry, warnings, resources };
 }

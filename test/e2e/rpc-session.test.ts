@@ -108,7 +108,7 @@ test("thinking levels: set and cycle on a reasoning model, clamped to off and nu
 	expect(await rpc.end()).toBe(0);
 }, T);
 
-test("compaction: compact answers a clear error until it exists; set_auto_compaction flips the flag", async () => {
+test("compaction: nothing to compact at first; then compact answers the result; set_auto_compaction flips the flag", async () => {
 	await using world = await mockWorld();
 	await using rpc = start(world, "--no-session");
 	expect(await rpc.request({ type: "compact", customInstructions: "keep the tests" })).toEqual({
@@ -116,8 +116,15 @@ test("compaction: compact answers a clear error until it exists; set_auto_compac
 		type: "response",
 		command: "compact",
 		success: false,
-		error: "Compaction is not implemented yet.",
+		error: "Nothing to compact (session too small)",
 	});
+	world.mock.script({ text: "one" }, { text: "two" }, { text: "The summary." });
+	await run(rpc, "first question");
+	await run(rpc, "second question");
+	const compacted = await rpc.request({ type: "compact", customInstructions: "keep the tests" });
+	expect(compacted.data).toEqual({ summary: "The summary.", firstKeptEntryId: expect.any(String), tokensBefore: expect.any(Number), details: { readFiles: [], modifiedFiles: [] } });
+	expect(world.mock.lastRequest().rawBody).toContain("The user asks you to focus on this: keep the tests");
+	expect((await rpc.request({ type: "get_state" })).data).toMatchObject({ isCompacting: false, messageCount: 3 });
 	expect((await rpc.request({ type: "set_auto_compaction", enabled: false })).success).toBe(true);
 	expect((await rpc.request({ type: "get_state" })).data.autoCompactionEnabled).toBe(false);
 	expect(await rpc.end()).toBe(0);

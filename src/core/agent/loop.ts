@@ -76,6 +76,13 @@ export interface AgentLoopHooks {
 	};
 	/** Per-request stream options (api key, headers, reasoning, provider hooks). */
 	streamOptions?(model: Model): Promise<StreamOptions>;
+	/** Before each provider request, with the turn's messages in place (auto-compaction may rewrite them). */
+	beforeRequest?(): Promise<void>;
+	/**
+	 * A request failed before streaming anything and retries are over: true when the hook removed
+	 * the cause (a compaction after a context overflow), so the request is sent once more.
+	 */
+	recoverFromError?(message: AssistantMessage): Promise<boolean>;
 }
 
 export interface AgentLoopConfig {
@@ -144,25 +151,38 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 /** One provider request, streamed; the final message is appended to `messages` and `added`. */
 async function requestAssistant(messages: AgentMessage[], added: AgentMessage[], config: AgentLoopConfig): Promise<AssistantMessage> {
 	const { hooks, model, signal, emit } = config;
-	let contextMessages = messages;
-	if (hooks.transformContext) contextMessages = await hooks.transformContext(structuredClone(messages));
-	let context: Context = {
-		systemPrompt: config.systemPrompt,
-		messages: convertToLlm(contextMessages),
-		tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+	if (hooks.beforeRequest && !signal.aborted) await hooks.beforeRequest();
+	const buildContext = async (): Promise<Context> => {
+		let contextMessages = messages;
+		if (hooks.transformContext) contextMessages = await hooks.transformContext(structuredClone(messages));
+		const context: Context = {
+			systemPrompt: config.systemPrompt,
+			messages: convertToLlm(contextMessages),
+			tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+		};
+		return hooks.transformLlmContext ? hooks.transformLlmContext(context) : context;
 	};
-	if (hooks.transformLlmContext) context = await hooks.transformLlmContext(context);
+	let context = await buildContext();
 	const options: StreamOptions = { ...(hooks.streamOptions ? await hooks.streamOptions(model) : {}), signal };
 
 	let started = false;
+	let recovered = false;
 	let final: AssistantMessage;
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await streamOnce(context, options, config);
 		final = outcome.message;
 		started = outcome.started;
-		const delay = !started && final.stopReason === "error" && !signal.aborted ? hooks.retry?.delayFor(final, attempt) : undefined;
+		const failedEarly = !started && final.stopReason === "error" && !signal.aborted;
+		const delay = failedEarly ? hooks.retry?.delayFor(final, attempt) : undefined;
 		if (delay === undefined) {
 			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
+			// Once per request: e.g. an overflow compacted away, then the same request, rebuilt, again.
+			if (failedEarly && !recovered && hooks.recoverFromError && (await hooks.recoverFromError(final))) {
+				recovered = true;
+				context = await buildContext();
+				attempt = 0;
+				continue;
+			}
 			break;
 		}
 		await emit({ type: "auto_retry_start", attempt, maxAttempts: hooks.retry!.maxAttempts, delayMs: delay, errorMessage: final.errorMessage ?? "request failed" });

@@ -8,6 +8,8 @@ import type { ModelRegistry } from "../providers/registry.ts";
 import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";
 import type { AgentTool, AgentToolResult } from "../tools/types.ts";
 import type { BashExecutionMessage } from "../agent/messages.ts";
+import type { ExtensionResourcePath, ResourceSet } from "../resources/resource-set.ts";
+import type { BeforeCompactDecision } from "../session/compactor.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import type { LoadExtensionsResult } from "./loader.ts";
 import { createLoopHooks, runBoundary, type BoundarySink } from "./loop-hooks.ts";
@@ -83,6 +85,8 @@ export interface ExtensionHostOptions {
 	onShutdown?(): void;
 	/** Reload the extension list and what the mode shows after /reload. */
 	onReloaded?(loaded: LoadExtensionsResult): void;
+	/** Skills, prompt templates and context files: expanded in submit(), extended by resources_discover. */
+	resources?: ResourceSet;
 }
 
 export type PromptSource = "interactive" | "rpc" | "extension";
@@ -109,6 +113,7 @@ export class ExtensionHost {
 	private loaded: LoadExtensionsResult | undefined;
 	private entries: ExtensionEntry[];
 	private readonly projectTrusted: boolean;
+	readonly resources: ResourceSet | undefined;
 	ui: ExtensionUIContext;
 	hasUI: boolean;
 	private readonly options: ExtensionHostOptions;
@@ -134,6 +139,7 @@ export class ExtensionHost {
 		this.loaded = options.loaded;
 		this.entries = options.entries;
 		this.projectTrusted = options.projectTrusted;
+		this.resources = options.resources;
 		this.ui = options.ui ?? createNoopUI();
 		this.hasUI = options.hasUI ?? false;
 		const extensionTools = new Set(this.extensions.flatMap((e) => [...e.tools.values()].map((t) => t.definition)));
@@ -161,15 +167,33 @@ export class ExtensionHost {
 
 	// ---- binding ---------------------------------------------------------------------------------
 
-	/** Light up the runtime, add tools and hooks, then session_start and resources_discover. */
+	/**
+	 * Light up the runtime, add tools and hooks, then session_start and resources_discover (after
+	 * every bind, as pi does: a replaced session's fresh extensions answer it again).
+	 */
 	async bind(reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup", previousSessionFile?: string, previousTools?: ToolState): Promise<void> {
 		this.wire(previousTools);
-		if (reason === "startup" || reason === "reload") {
-			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
-			await this.runner.collect("resources_discover", { cwd: this.session.cwd, reason });
-		} else {
-			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
+		await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
+		await this.discoverResources(reason === "reload" ? "reload" : "startup");
+	}
+
+	/** resources_discover (aggregate): every handler's skill and prompt paths join the resource set. */
+	private async discoverResources(reason: "startup" | "reload"): Promise<void> {
+		const resources = this.resources;
+		if (reason === "reload") resources?.reload();
+		const skills: ExtensionResourcePath[] = [];
+		const prompts: ExtensionResourcePath[] = [];
+		const strings = (v: unknown) => (Array.isArray(v) ? v.filter((p): p is string => typeof p === "string") : []);
+		if (this.runner.has("resources_discover")) {
+			const results = await this.runner.collect<{ skillPaths?: unknown; promptPaths?: unknown }>("resources_discover", { cwd: this.session.cwd, reason });
+			for (const { path, result } of results) {
+				skills.push(...strings(result.skillPaths).map((p) => ({ path: p, extensionPath: path })));
+				prompts.push(...strings(result.promptPaths).map((p) => ({ path: p, extensionPath: path })));
+			}
 		}
+		if (!resources) return;
+		resources.setExtensionPaths(skills, prompts);
+		this.session.updateSystemPromptOptions({ contextFiles: resources.contextFiles, skills: resources.skillSummaries() });
 	}
 
 	/** `previousTools`: tool state before a reload or replacement; at start-up the session already chose (--tools). */
@@ -185,6 +209,14 @@ export class ExtensionHost {
 		this.session.hooks = this.extensions.length > 0 ? createLoopHooks(this.runner, this.boundarySink()) : {};
 		this.unsubscribe?.();
 		this.unsubscribe = this.extensions.length > 0 ? this.session.subscribe((event) => this.forward(event)) : undefined;
+		this.session.compaction.hooks = {
+			before: async (event) =>
+				this.runner.has("session_before_compact")
+					? this.runner.first<BeforeCompactDecision>("session_before_compact", event, (r) => (r.cancel ? "stop" : r.compaction ? "keep" : "ignore"))
+					: undefined,
+			compacted: (compactionEntry, fromExtension) => this.runner.emit("session_compact", { compactionEntry, fromExtension }),
+			failed: (reason, error) => this.runner.emit("session_compact_failed", { reason, error }),
+		};
 		this.session.lifecycle = {
 			beforeReplace: (reason, detail) => this.beforeReplace(reason, detail),
 			replaced: async (reason, previous) => {
@@ -327,8 +359,10 @@ export class ExtensionHost {
 		});
 	}
 
+	/** Extension commands, then prompt templates, then skills (`skill:<name>`), as pi's getCommands(). */
 	commandInfos(): SlashCommandInfo[] {
-		return this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
+		const extension: SlashCommandInfo[] = this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
+		return [...extension, ...(this.resources?.commandInfos() ?? [])];
 	}
 
 	/** Extension commands with their invocation names, for completion and listings. */
@@ -423,8 +457,10 @@ export class ExtensionHost {
 	}
 
 	/**
-	 * Everything typed or sent goes through here: an extension command runs (never reaching the
-	 * model); otherwise the input event may handle or transform it, then the model is prompted.
+	 * Everything typed or sent goes through here, in pi's order: an extension command runs (never
+	 * reaching the model); otherwise the input event may handle or transform the raw text; then
+	 * `/skill:<name>` and `/template` expand — except in text an extension sent (sendUserMessage),
+	 * which reaches the model as written; then the model is prompted (or the text is queued).
 	 */
 	async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
 		const command = this.parseCommand(text);
@@ -465,6 +501,13 @@ export class ExtensionHost {
 	}
 
 	private async promptOrQueue(text: string, images: ImageContent[] | undefined, options: SubmitOptions): Promise<SubmitResult> {
+		if (this.resources && options.source !== "extension") {
+			try {
+				text = this.resources.expand(text) ?? text;
+			} catch (error) {
+				return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+			}
+		}
 		const user: AgentMessage =
 			images && images.length > 0 ? { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() } : { role: "user", content: text, timestamp: Date.now() };
 		if (this.session.isStreaming) {

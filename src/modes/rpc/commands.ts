@@ -73,7 +73,7 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 		model: session.model ?? null,
 		thinkingLevel: session.thinkingLevel,
 		isStreaming: session.isStreaming,
-		isCompacting: false,
+		isCompacting: session.compaction.isCompacting,
 		steeringMode: session.steeringMode,
 		followUpMode: session.followUpMode,
 		sessionFile: session.session.getSessionFile(),
