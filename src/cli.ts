@@ -1,6 +1,12 @@
 #!/usr/bin/env bun
-// Entry point: hand the arguments to main and exit with its code.
-import { main } from "./main.ts";
+// Entry point: answer --version on the spot, otherwise hand the arguments to main and exit with its code.
+import { VERSION } from "./config.ts";
 
-const code = await main(process.argv.slice(2));
-process.exit(code);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+	// The most common probe pays for nothing else: main and its imports stay unevaluated.
+	console.log(VERSION);
+	process.exit(0);
+}
+const { main } = await import("./main.ts");
+process.exit(await main(argv));

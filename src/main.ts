@@ -5,7 +5,7 @@ import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { writeStderr, writeStdout } from "./stdio.ts";
-import { isatty } from "node:tty";
+import { isTerminal } from "./cli/terminal.ts";
 import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
 import type { StartedExtensions } from "./cli/extensions-startup.ts";
 import type { ModelRegistry } from "./core/providers/registry.ts";
@@ -60,40 +60,50 @@ async function run(args: Args): Promise<number> {
 	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
+	mark("import registry");
 	const registry = ModelRegistry.create();
 	mark("model registry");
 	if (args.listModels !== undefined) {
 		writeStdout(registry.listModels(args.listModels || undefined));
 		return 0;
 	}
-	const mode = runMode(args);
+	const mode = await runMode(args);
 	if (args.resume && mode !== "interactive") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
 		return 0;
 	}
-	if (mode === "rpc") throw new UserError("--mode rpc is not implemented yet.");
+	if (mode === "rpc") {
+		if (started.loaded) redirectStdoutToStderr();
+		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
+	}
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
-	const stdin = mode === "interactive" || isatty(0) ? undefined : await readPipedStdin();
-	const first = [files.text, stdin, args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
+	const stdin = mode === "interactive" || isTerminal(0) ? undefined : await readPipedStdin();
+	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
+	const first = [files.text, stdin?.trimEnd(), args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
-	const options = sessionOptions(args, started, registry, cwd);
+	mark("read prompt");
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
-		return runInteractiveMode({ session: options, issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
+		return runInteractiveMode({ session: sessionOptions(args, started, registry, cwd), issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
-	const { session, host, warnings } = await createAgentSession({
-		...options,
-		mode: started.mode,
+	mark("import sdk");
+	const { session, host, warnings, resources } = await createAgentSession({
+		...sessionOptions(args, started, registry, cwd),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
+	if (args.verbose) {
+		const { resourceSections, resourceConflictSections, sectionLines } = await import("./modes/interactive/resource-sections.ts");
+		const lines = sectionLines([...resourceSections(resources, true), ...resourceConflictSections(resources)]);
+		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
+	}
 	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
@@ -106,7 +116,19 @@ async function run(args: Args): Promise<number> {
 	});
 }
 
-/** Flags → createAgentSession options, shared by every mode. */
+/**
+ * Non-interactive modes keep stdout for the answer or the protocol, which we write to fd 1
+ * directly; anything extensions print goes to stderr instead (SPEC §10).
+ */
+function redirectStdoutToStderr(): void {
+	const toStderr = (...parts: unknown[]) => console.error(...parts);
+	console.log = toStderr;
+	console.info = toStderr;
+	console.debug = toStderr;
+	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+}
+
+/** What the flags ask of the session; each mode adds its UI, error sink and shutdown. */
 function sessionOptions(args: Args, started: StartedExtensions, registry: ModelRegistry, cwd: string): CreateAgentSessionOptions {
 	return {
 		cwd,
@@ -121,22 +143,15 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		systemPrompt: args.systemPrompt,
 		appendSystemPrompt: args.appendSystemPrompt,
 		noContextFiles: args.noContextFiles,
+		skills: args.skills,
+		noSkills: args.noSkills,
+		promptTemplates: args.promptTemplates,
+		noPromptTemplates: args.noPromptTemplates,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
-		extensions: { loaded: started.loaded, entries: started.discovery.entries, projectTrusted: started.projectTrusted },
+		extensions: { loaded: started.loaded, entries: started.discovery.entries, discover: started.discover, flagValues: started.flagValues, projectTrusted: started.projectTrusted },
+		mode: started.mode,
 	};
-}
-
-/**
- * Non-interactive modes keep stdout for the answer or the protocol, which we write to fd 1
- * directly; anything extensions print goes to stderr instead (SPEC §10).
- */
-function redirectStdoutToStderr(): void {
-	const toStderr = (...parts: unknown[]) => console.error(...parts);
-	console.log = toStderr;
-	console.info = toStderr;
-	console.debug = toStderr;
-	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 }
 
 function sessionChoice(args: Args): SessionChoice {

@@ -1,5 +1,5 @@
 // `@mariozechner/pi-ai` / `@earendil-works/pi-ai` for extensions written for pi: the schema helpers
-// and the AI types (types vanish at run time). `complete`/`stream` need the model registry.
+// and the AI types (types vanish at run time), and `complete`/`stream`.
 import { Type, type TSchema } from "typebox";
 
 export { Type };
@@ -9,14 +9,7 @@ export function StringEnum<T extends readonly string[]>(values: T, options: { de
 	return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
 }
 
-function notWired(name: string): never {
-	throw new Error(`${name}() from pi-ai is not available in this build yet: use ctx.modelRegistry and the session instead.`);
-}
-
-export function complete(..._args: unknown[]): never {
-	return notWired("complete");
-}
-
-export function stream(..._args: unknown[]): never {
-	return notWired("stream");
-}
+// complete/stream: the same wire implementations the agent uses; the caller passes the key
+// (ctx.modelRegistry.getApiKeyAndHeaders(model)), as with pi-ai.
+export { complete, stream } from "../src/core/providers/stream.ts";
+export { createAssistantMessageEventStream } from "../src/core/providers/event-stream.ts";

@@ -1,14 +1,12 @@
 // Start-up benchmark: `agent --version` and `agent --help` against a compiled hello-world built in
 // the same run with the same flags (the floor). Goal: ≤ 2× the floor. PI_COMPARE=1 adds pi 0.73.1.
 //   bun scripts/bench/startup.ts [--runs N] [--json] [--binary path] [--no-minify] [--no-bytecode]
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary } from "../build.ts";
 import { formatReport, measureAll, parseBenchFlags, summarize, type Command } from "./lib.ts";
-
-const PI_VERSION = "0.73.1";
-const PI_PACKAGE = "@mariozechner/pi-coding-agent";
+import { installPi, nodeForPi, PI_VERSION } from "./pi.ts";
 
 async function main(argv: string[]): Promise<number> {
 	const flags = parseBenchFlags(argv, {
@@ -47,8 +45,7 @@ async function main(argv: string[]): Promise<number> {
 		];
 		if (process.env.PI_COMPARE === "1") {
 			const piCli = await installPi();
-			const node = Bun.which("node");
-			if (!node) throw new Error("PI_COMPARE=1 needs node on PATH to run pi");
+			const node = nodeForPi();
 			writeFileSync(join(work, "hello.mjs"), `console.log("hello");\n`);
 			commands.push({ name: "node hello.mjs (reference)", argv: [node, join(work, "hello.mjs")] });
 			commands.push({ name: `pi ${PI_VERSION} --version (node)`, argv: [node, piCli, "--version"] });
@@ -61,23 +58,6 @@ async function main(argv: string[]): Promise<number> {
 	} finally {
 		rmSync(work, { recursive: true, force: true });
 	}
-}
-
-/** pi lives in a fixed folder under /tmp (reused across runs), never in the repo. Returns its CLI path. */
-async function installPi(): Promise<string> {
-	const dir = join(realpathSync(tmpdir()), `agent-bench-pi-${PI_VERSION}`);
-	const pkgDir = join(dir, "node_modules", ...PI_PACKAGE.split("/"));
-	if (!existsSync(join(pkgDir, "package.json"))) {
-		mkdirSync(dir, { recursive: true });
-		writeFileSync(join(dir, "package.json"), `{ "private": true }\n`);
-		console.error(`installing ${PI_PACKAGE}@${PI_VERSION} into ${dir}`);
-		const r = Bun.spawnSync(["npm", "install", "--no-audit", "--no-fund", `${PI_PACKAGE}@${PI_VERSION}`], { cwd: dir, stdout: "inherit", stderr: "inherit" });
-		if (r.exitCode !== 0) throw new Error(`npm install ${PI_PACKAGE}@${PI_VERSION} failed in ${dir} (exit ${r.exitCode})`);
-	}
-	const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { bin?: string | Record<string, string> };
-	const bin = typeof manifest.bin === "string" ? manifest.bin : Object.values(manifest.bin ?? {})[0];
-	if (!bin) throw new Error(`${PI_PACKAGE}@${PI_VERSION} declares no bin in ${pkgDir}/package.json`);
-	return join(pkgDir, bin);
 }
 
 if (import.meta.main) {

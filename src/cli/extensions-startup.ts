@@ -2,13 +2,12 @@
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
-import { isatty } from "node:tty";
-import pc from "picocolors";
+import { isTerminal } from "./terminal.ts";
 import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
 import type { ExtensionMode } from "../core/extensions/types.ts";
-import { decideTrust, discoverForRun, emitProjectTrust } from "../core/resources/resource-loader.ts";
+import { decideTrust, discoverForRun, emitProjectTrust, projectResourceDirs } from "../core/resources/resource-loader.ts";
 import { saveTrust } from "../core/resources/trust.ts";
 import { mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
@@ -23,6 +22,8 @@ export interface StartedExtensions {
 	discovery: DiscoveryResult;
 	/** Undefined when there was nothing to load. */
 	loaded: LoadExtensionsResult | undefined;
+	/** The same discovery again, for /reload (new and removed files take effect). */
+	discover: () => ExtensionEntry[];
 	/** Values of extension flags given on the command line (already applied to the runtime). */
 	flagValues: Map<string, boolean | string>;
 	issues: StartupIssue[];
@@ -32,7 +33,7 @@ export function runMode(args: Args): ExtensionMode {
 	if (args.mode === "json" || args.mode === "rpc") return args.mode;
 	if (args.print) return "print";
 	// Interactive needs a person at both ends; piped stdin or stdout means print mode.
-	return isatty(0) && isatty(1) ? "interactive" : "print";
+	return isTerminal(0) && isTerminal(1) ? "interactive" : "print";
 }
 
 export function loadFailureHint(): string {
@@ -42,7 +43,7 @@ export function loadFailureHint(): string {
 /** Exit 1 with one `Error: Failed to load extension …` line per failure and the hint (SPEC §5). */
 export function loadFailure(errors: { message: string }[]): UserError {
 	const [first, ...rest] = errors;
-	return new UserError(first!.message, [...rest.map((e) => pc.red(`Error: ${e.message}`)), loadFailureHint()]);
+	return new UserError(first!.message, [...rest.map((e) => `Error: ${e.message}`), loadFailureHint()]);
 }
 
 async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensionsResult | undefined> {
@@ -59,6 +60,12 @@ function skipLine(cwd: string, skipped: ExtensionEntry[]): string {
 		: join(getProjectConfigDir(cwd), "settings.json");
 	const n = skipped.length;
 	return `Skipped ${n} project ${n === 1 ? "extension" : "extensions"} in ${where}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
+}
+
+function resourceSkipLine(cwd: string, dirs: string[]): string {
+	const what = dirs.map((d) => (d.endsWith("skills") ? "skills" : "prompt templates")).join(" and ");
+	const where = dirs.length === 1 ? dirs[0] : getProjectConfigDir(cwd);
+	return `Skipped project ${what} in ${where}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
 }
 
 function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult | undefined): StartupIssue[] {
@@ -84,7 +91,9 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 
 	const untrusted = discovery.untrustedProject;
-	if (!projectTrusted && untrusted.length > 0 && !args.noApprove) {
+	// Project skills and prompt templates are gated with the extensions (they steer the model).
+	const resourceDirs = projectTrusted || args.noApprove ? [] : projectResourceDirs(cwd);
+	if (!projectTrusted && (untrusted.length > 0 || resourceDirs.length > 0) && !args.noApprove) {
 		let prompted = false;
 		const answer = loaded
 			? await emitProjectTrust(loaded.extensions, { cwd, trusted: trust.state }, mode, (path, error) =>
@@ -96,20 +105,21 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			if (answer.remember) saveTrust(cwd, projectTrusted);
 		} else if (trust.state === "undecided" && mode === "interactive") {
 			const { promptProjectTrust } = await import("./trust-prompt.ts");
-			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath));
+			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath), resourceDirs);
 			if (choice === "cancelled") throw new UserError("Cancelled: no project code was run.", [], 130);
 			projectTrusted = choice !== "dont-trust";
 			saveTrust(choice === "trust-parent" ? dirname(cwd) : cwd, projectTrusted);
 			prompted = true;
 		}
-		if (projectTrusted) {
+		if (projectTrusted && untrusted.length > 0) {
 			// Second pass in full load order (project first); the first pass's extensions are gone.
 			loaded?.runtime.invalidate();
 			discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, true);
 			loaded = await load(discovery.entries, cwd);
 			if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
-		} else if (!prompted) {
-			writeStderr(`${skipLine(cwd, untrusted)}\n`);
+		} else if (!projectTrusted && !prompted) {
+			if (untrusted.length > 0) writeStderr(`${skipLine(cwd, untrusted)}\n`);
+			if (resourceDirs.length > 0) writeStderr(`${resourceSkipLine(cwd, resourceDirs)}\n`);
 		}
 	}
 
@@ -130,7 +140,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 		});
 		writeStderr(`${lines.join("\n")}\n\n`);
 	}
-	return { mode, projectTrusted, discovery, loaded, flagValues, issues };
+	const discover = () => discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted).entries;
+	return { mode, projectTrusted, discovery, loaded, discover, flagValues, issues };
 }
 
 /**

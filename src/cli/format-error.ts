@@ -6,7 +6,8 @@ import { UserError } from "../core/errors.ts";
 
 export function formatError(error: unknown): string {
 	if (error instanceof ArgsError) return `${pc.red(`Error: ${error.message}`)}`;
-	if (error instanceof UserError) return [pc.red(`Error: ${error.message}`), ...error.hints].join("\n");
+	// Hint lines that are errors themselves (one per failed extension) are red too.
+	if (error instanceof UserError) return [pc.red(`Error: ${error.message}`), ...error.hints.map((h) => (h.startsWith("Error: ") ? pc.red(h) : h))].join("\n");
 	const err = error instanceof Error ? error : new Error(String(error));
 	return `${pc.red(`Internal error: ${err.message}`)}\n${pc.dim(err.stack ?? "")}`;
 }

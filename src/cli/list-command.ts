@@ -1,9 +1,13 @@
 // `agent list [--json]`: every resolved extension grouped project / user / path, its status and
-// what it registered. A report: exits 0 even when an extension fails, but shows why.
+// what it registered, then skills and prompt templates with their conflicts. A report: exits 0
+// even when an extension fails, but shows why.
 import { APP_NAME, tildify } from "../config.ts";
 import type { ExtensionEntry, ExtensionGroup } from "../core/extensions/discovery.ts";
 import type { Extension } from "../core/extensions/types.ts";
 import { decideTrust, discoverForRun } from "../core/resources/resource-loader.ts";
+import type { ResourceDiagnostic, ResourceScope } from "../core/resources/resource-paths.ts";
+import { ResourceSet } from "../core/resources/resource-set.ts";
+import { resourceConflictSections } from "../modes/interactive/resource-sections.ts";
 import { writeStdout } from "../stdio.ts";
 import type { Args } from "./args.ts";
 
@@ -60,6 +64,50 @@ export async function listExtensions(args: Args, cwd = process.cwd()): Promise<L
 	return GROUPS.flatMap((g) => listed.filter((l) => l.group === g));
 }
 
+export interface ListedResource {
+	name: string;
+	description: string;
+	path: string;
+	scope: ResourceScope;
+}
+
+export interface ListedResources {
+	skills: ListedResource[];
+	prompts: ListedResource[];
+	skillConflicts: ResourceDiagnostic[];
+	promptConflicts: ResourceDiagnostic[];
+}
+
+/** Skills and prompt templates from disk (extension-provided ones need a session: not listed here). */
+export function listResources(args: Args, cwd = process.cwd()): ListedResources {
+	const projectTrusted = decideTrust(cwd, args).state === "yes";
+	const set = new ResourceSet({
+		cwd,
+		projectTrusted,
+		skillPaths: args.skills,
+		noSkills: args.noSkills,
+		promptPaths: args.promptTemplates,
+		noPromptTemplates: args.noPromptTemplates,
+		noContextFiles: true,
+	}).reload();
+	const item = (r: { name: string; description: string; filePath: string; scope: ResourceScope }) => ({ name: r.name, description: r.description, path: r.filePath, scope: r.scope });
+	return { skills: set.skills.map(item), prompts: set.prompts.map(item), skillConflicts: set.skillDiagnostics, promptConflicts: set.promptDiagnostics };
+}
+
+export function formatResourceList(resources: ListedResources): string {
+	const lines: string[] = [];
+	const section = (title: string, items: ListedResource[], prefix: string) => {
+		if (items.length === 0) return;
+		lines.push(title, ...items.map((i) => `  ${prefix}${i.name}  ${tildify(i.path)} (${i.scope})`));
+	};
+	section("skills", resources.skills, "");
+	section("prompt templates", resources.prompts, "/");
+	for (const s of resourceConflictSections({ skillDiagnostics: resources.skillConflicts, promptDiagnostics: resources.promptConflicts })) {
+		lines.push(s.title.toLowerCase(), ...s.lines);
+	}
+	return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+}
+
 export function formatExtensionList(listed: ListedExtension[]): string {
 	if (listed.length === 0) {
 		return `No extensions found. Put .ts files in .agent/extensions/ (this project) or ~/.agent/extensions/ (all projects), or pass -e <path>.\n`;
@@ -91,6 +139,11 @@ export function formatExtensionList(listed: ListedExtension[]): string {
 
 export async function runListCommand(args: Args, json: boolean): Promise<number> {
 	const listed = await listExtensions(args);
-	writeStdout(json ? `${JSON.stringify({ extensions: listed }, null, 2)}\n` : formatExtensionList(listed));
+	const resources = listResources(args);
+	if (json) writeStdout(`${JSON.stringify({ extensions: listed, ...resources }, null, 2)}\n`);
+	else {
+		const more = formatResourceList(resources);
+		writeStdout(formatExtensionList(listed) + (more ? `\n${more}` : ""));
+	}
 	return 0;
 }

@@ -5,21 +5,19 @@ import { tildify } from "../config.ts";
 
 export type TrustChoice = "trust" | "trust-parent" | "dont-trust" | "cancelled";
 
-export async function promptProjectTrust(folder: string, files: string[]): Promise<TrustChoice> {
+/** `resources`: the project's skill and prompt-template folders, which steer the model rather than run. */
+export async function promptProjectTrust(folder: string, files: string[], resources: string[] = []): Promise<TrustChoice> {
 	const { select, isCancel } = await import("@clack/prompts");
-	const shown = files.map((f) => {
-		const rel = relative(folder, f);
-		return `  ${rel.startsWith("..") ? tildify(f) : rel}`;
-	});
+	const show = (paths: string[]) =>
+		paths.map((f) => {
+			const rel = relative(folder, f);
+			return `  ${rel.startsWith("..") ? tildify(f) : rel}`;
+		});
 	const parent = dirname(folder);
+	const code = files.length > 0 ? [`Project code that would run (${files.length} ${files.length === 1 ? "file" : "files"}):`, ...show(files)] : [];
+	const steer = resources.length > 0 ? ["Project skills and prompt templates the model would follow:", ...show(resources)] : [];
 	const answer = await select({
-		message: [
-			"Trust project folder?",
-			tildify(folder),
-			"",
-			`Project code that would run (${files.length} ${files.length === 1 ? "file" : "files"}):`,
-			...shown,
-		].join("\n"),
+		message: ["Trust project folder?", tildify(folder), "", ...code, ...steer].join("\n"),
 		options: [
 			{ value: "trust" as const, label: "Trust this folder", hint: "load its .agent/ extensions and settings" },
 			{ value: "trust-parent" as const, label: `Trust the parent folder (${tildify(parent)})`, hint: "and every folder inside it" },

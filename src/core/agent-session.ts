@@ -2,12 +2,16 @@
 // Modes talk only to this object: prompt(), steer(), followUp(), abort(), subscribe().
 import { buildSystemPrompt, type BuildSystemPromptOptions } from "./agent/system-prompt.ts";
 import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop.ts";
-import type { AgentMessage, CustomMessage } from "./agent/messages.ts";
+import { textOf, type AgentMessage, type BashExecutionMessage, type CustomMessage } from "./agent/messages.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
+import { executeBash, type BashResult } from "./tools/bash.ts";
+import { supportedThinkingLevels } from "./providers/thinking.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import type { AppendableMessage } from "./session/session-entries.ts";
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
+import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -17,6 +21,8 @@ export interface ModelAccess {
 	retry?: AgentLoopHooks["retry"];
 	/** Look a model up by provider and id (restoring a resumed session's model). */
 	find(provider: string, id: string): Model | undefined;
+	/** One request's final message (compaction summaries); default: the stream's result. */
+	complete?(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage>;
 }
 
 export type ReplaceReason = "new" | "resume" | "fork";
@@ -41,8 +47,11 @@ export interface SessionStats {
 	cost: number;
 }
 
+/** How queued messages are delivered: all waiting ones at the next chance, or one per turn. */
+export type QueueMode = "all" | "one-at-a-time";
+
 export type QueueEvent = { type: "queue_update"; steering: string[]; followUp: string[] };
-export type AgentSessionEvent = AgentEvent | QueueEvent;
+export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent;
 
 export interface PromptOptions {
 	images?: ImageContent[];
@@ -69,11 +78,10 @@ export interface AgentSessionOptions {
 	hooks?: AgentLoopHooks;
 	/** The context object passed to tools' execute. */
 	toolContext?: () => unknown;
+	/** Settings `compaction`; missing fields take the defaults. */
+	compaction?: Partial<CompactionSettings>;
 }
 
-function textOfContent(content: string | { type: string; text?: string }[]): string {
-	return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("");
-}
 
 export class BusyError extends Error {
 	constructor() {
@@ -99,7 +107,7 @@ export class AgentSession {
 	lifecycle: SessionLifecycleHooks = {};
 	private readonly allTools: Map<string, AgentTool<any, any, any>>;
 	private activeToolNames: string[];
-	private readonly promptOptions: AgentSessionOptions["systemPrompt"];
+	private promptOptions: AgentSessionOptions["systemPrompt"];
 	hooks: AgentLoopHooks;
 	private toolContext: () => unknown;
 	private readonly listeners = new Set<(event: AgentSessionEvent) => void | Promise<void>>();
@@ -107,10 +115,22 @@ export class AgentSession {
 	private followUps: AgentMessage[] = [];
 	private abortController: AbortController | undefined;
 	private running: Promise<void> | undefined;
+	private _lastRunAborted = false;
 	/** Set by before_agent_start handlers for one run. */
 	private systemPromptOverride: string | undefined;
+	/** Manual and automatic compaction; the extension host sets `compaction.hooks`. */
+	readonly compaction: SessionCompactor;
+	private _steeringMode: QueueMode = "all";
+	private _followUpMode: QueueMode = "all";
+	private _autoRetryEnabled = true;
+	/** Aborted by abortRetry() to end the current retry wait. */
+	private retryCancel: AbortController | undefined;
+	private bashAbort: AbortController | undefined;
+	/** `bash` results recorded while a run was going: added when it ends, so tool call/result pairs stay together. */
+	private pendingBash: BashExecutionMessage[] = [];
 
 	constructor(options: AgentSessionOptions) {
+		const self = this;
 		this.cwd = options.cwd;
 		this._model = options.model;
 		this._thinkingLevel = options.thinkingLevel;
@@ -122,6 +142,29 @@ export class AgentSession {
 		this.messages = options.messages ? [...options.messages] : [];
 		this.hooks = options.hooks ?? {};
 		this.toolContext = options.toolContext ?? (() => ({}));
+		this.compaction = new SessionCompactor(
+			{
+				get model() {
+					return self._model;
+				},
+				get session() {
+					return self._session;
+				},
+				get signal() {
+					return self.signal;
+				},
+				messages: this.messages,
+				getSystemPrompt: () => this.getSystemPrompt(),
+				complete: async (model, context, opts) => {
+					if (this.models.complete) return this.models.complete(model, context, opts);
+					const auth = await this.models.getApiKeyAndHeaders(model);
+					return this.models.stream(model, context, { ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
+				},
+				publish: (event) => this.emit(event),
+				rebuildFromSession: () => this.rebuildFromSession(),
+			},
+			{ ...DEFAULT_COMPACTION_SETTINGS, ...options.compaction },
+		);
 	}
 
 	get session(): SessionManager {
@@ -139,8 +182,15 @@ export class AgentSession {
 	get signal(): AbortSignal | undefined {
 		return this.abortController?.signal;
 	}
+	/** Whether the last run was aborted (its last message may still be a finished tool call). */
+	get lastRunAborted(): boolean {
+		return this._lastRunAborted;
+	}
 	hasPendingMessages(): boolean {
-		return this.steering.length > 0 || this.followUps.length > 0;
+		return this.pendingMessageCount > 0;
+	}
+	get pendingMessageCount(): number {
+		return this.steering.length + this.followUps.length;
 	}
 
 	subscribe(listener: (event: AgentSessionEvent) => void | Promise<void>): () => void {
@@ -176,6 +226,21 @@ export class AgentSession {
 	setModel(model: Model): void {
 		this._model = model;
 		this._session.appendModelChange(model.provider, model.id);
+	}
+
+	/** The next level the model supports after the current one (wrapping); undefined without reasoning. */
+	nextThinkingLevel(): ThinkingLevel | undefined {
+		if (!this._model?.reasoning) return undefined;
+		const levels = supportedThinkingLevels(this._model);
+		return levels[(levels.indexOf(this._thinkingLevel) + 1) % levels.length];
+	}
+
+	/** The model after the current one in `candidates` (wrapping); undefined with fewer than two. */
+	nextModel(candidates: Model[]): Model | undefined {
+		if (candidates.length < 2) return undefined;
+		const current = this._model;
+		const index = candidates.findIndex((m) => current !== undefined && m.provider === current.provider && m.id === current.id);
+		return candidates[(index + 1) % candidates.length];
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
@@ -224,6 +289,11 @@ export class AgentSession {
 		return this.systemPromptOverride ?? buildSystemPrompt(this.systemPromptOptions());
 	}
 
+	/** Change what the system prompt is built from (skills found by resources_discover, a reload). */
+	updateSystemPromptOptions(patch: Partial<AgentSessionOptions["systemPrompt"]>): void {
+		this.promptOptions = { ...this.promptOptions, ...patch };
+	}
+
 	/** Replace the system prompt for the current run only (before_agent_start). */
 	overrideSystemPrompt(prompt: string | undefined): void {
 		this.systemPromptOverride = prompt;
@@ -248,11 +318,16 @@ export class AgentSession {
 		await this.run([message]);
 	}
 
-	/** Run with already-built messages (user, custom). */
+	/**
+	 * Run with already-built messages (user, custom). With none, whatever is queued opens the run
+	 * (a boundary's `continue`, or messages queued as the last run ended).
+	 */
 	async run(prompts: AgentMessage[]): Promise<void> {
 		if (this.running) throw new BusyError();
+		await this.compaction.settled();
 		const model = this._model;
 		if (!model) throw new NoModelError();
+		if (prompts.length === 0) prompts = [...this.take("steer"), ...this.take("followUp")];
 		this.abortController = new AbortController();
 		const signal = this.abortController.signal;
 		const done = (async () => {
@@ -265,8 +340,10 @@ export class AgentSession {
 				signal,
 				emit: (e) => this.emit(e),
 				hooks: {
-					retry: this.models.retry,
+					retry: this.retryHook(),
 					...this.hooks,
+					beforeRequest: () => this.compaction.beforeRequest(),
+					recoverFromError: (message) => this.compaction.recover(message),
 					takeSteeringMessages: () => this.take("steer"),
 					takeFollowUpMessages: () => this.take("followUp"),
 					streamOptions: async (m) => {
@@ -287,10 +364,44 @@ export class AgentSession {
 		try {
 			await done;
 		} finally {
+			this._lastRunAborted = signal.aborted;
 			this.running = undefined;
 			this.abortController = undefined;
 			this.systemPromptOverride = undefined;
+			this.flushPendingBash();
 		}
+	}
+
+	/** The registry's retry policy while auto-retry is on, with a wait abortRetry() can cut short. */
+	private retryHook(): AgentLoopHooks["retry"] {
+		const policy = this.models.retry;
+		if (!policy || !this._autoRetryEnabled) return undefined;
+		return {
+			maxAttempts: policy.maxAttempts,
+			delayFor: (message, attempt) => (this._autoRetryEnabled ? policy.delayFor(message, attempt) : undefined),
+			cancelSignal: () => {
+				this.retryCancel = new AbortController();
+				return this.retryCancel.signal;
+			},
+		};
+	}
+
+	get autoRetryEnabled(): boolean {
+		return this._autoRetryEnabled;
+	}
+	setAutoRetryEnabled(enabled: boolean): void {
+		this._autoRetryEnabled = enabled;
+	}
+	/** End a retry wait now: the failed request stays the answer (auto_retry_end with success false). */
+	abortRetry(): void {
+		this.retryCancel?.abort();
+	}
+
+	get autoCompactionEnabled(): boolean {
+		return this.compaction.settings.enabled;
+	}
+	setAutoCompactionEnabled(enabled: boolean): void {
+		this.compaction.settings.enabled = enabled;
 	}
 
 	private async queue(kind: "steer" | "followUp", message: AgentMessage): Promise<void> {
@@ -301,7 +412,8 @@ export class AgentSession {
 	private take(kind: "steer" | "followUp"): AgentMessage[] {
 		const list = kind === "steer" ? this.steering : this.followUps;
 		if (list.length === 0) return [];
-		const taken = list.splice(0);
+		const mode = kind === "steer" ? this._steeringMode : this._followUpMode;
+		const taken = mode === "all" ? list.splice(0) : list.splice(0, 1);
 		void this.emitQueue();
 		return taken;
 	}
@@ -309,6 +421,19 @@ export class AgentSession {
 	private async emitQueue(): Promise<void> {
 		const text = (m: AgentMessage) => (m.role === "user" ? (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("")) : "");
 		await this.emit({ type: "queue_update", steering: this.steering.map(text), followUp: this.followUps.map(text) });
+	}
+
+	get steeringMode(): QueueMode {
+		return this._steeringMode;
+	}
+	get followUpMode(): QueueMode {
+		return this._followUpMode;
+	}
+	setSteeringMode(mode: QueueMode): void {
+		this._steeringMode = mode;
+	}
+	setFollowUpMode(mode: QueueMode): void {
+		this._followUpMode = mode;
 	}
 
 	steer(text: string, images?: ImageContent[]): Promise<void> {
@@ -322,9 +447,11 @@ export class AgentSession {
 		return this.queue(kind, message);
 	}
 
-	/** Abort the current run and wait for it to wind down. */
+	/** Abort the current run (and a retry wait) and wait for it to wind down. */
 	async abort(): Promise<void> {
+		this.abortRetry();
 		this.abortController?.abort();
+		this.compaction.abort();
 		await this.running?.catch(() => {});
 	}
 
@@ -362,7 +489,7 @@ export class AgentSession {
 		const target = position === "before" ? entry.parentId : entry.id;
 		if (target) next.branch(target);
 		else next.resetLeaf();
-		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOfContent(entry.message.content) : undefined;
+		const text = position === "before" && entry.type === "message" && entry.message.role === "user" ? textOf(entry.message.content) : undefined;
 		const result = await this.replaceWith(next, "fork", { entryId, position });
 		return { ...result, ...(text !== undefined ? { text } : {}) };
 	}
@@ -371,7 +498,7 @@ export class AgentSession {
 	forkMessages(): { entryId: string; text: string }[] {
 		const out: { entryId: string; text: string }[] = [];
 		for (const entry of this._session.getBranch()) {
-			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOfContent(entry.message.content) });
+			if (entry.type === "message" && entry.message.role === "user") out.push({ entryId: entry.id, text: textOf(entry.message.content) });
 		}
 		return out;
 	}
@@ -422,26 +549,34 @@ export class AgentSession {
 		this._session.appendCustomEntry("context_edit", { entryId, action });
 	}
 
-	/** Token use of the last response against the model's window (ctx.getContextUsage()). */
+	/**
+	 * The context's size against the model's window (ctx.getContextUsage()): the last response's
+	 * reported usage plus estimates for later messages; estimated throughout after a compaction.
+	 */
 	getContextUsage(): { tokens: number | null; contextWindow: number; percent: number | null } | undefined {
 		if (!this._model) return undefined;
 		const contextWindow = this._model.contextWindow;
-		const last = this.lastAssistant();
-		if (!last || last.stopReason === "error" || last.stopReason === "aborted") return { tokens: null, contextWindow, percent: null };
-		const u = last.usage;
-		const tokens = u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+		const tokens = this.compaction.contextTokens();
 		return { tokens, contextWindow, percent: contextWindow > 0 ? (tokens / contextWindow) * 100 : null };
 	}
 
-	/** Summarise older turns into a compaction entry. */
-	async compact(customInstructions?: string): Promise<{ summary: string; firstKeptEntryId: string; tokensBefore: number; details?: unknown }> {
-		void customInstructions;
-		throw new UserError("Compaction is not implemented yet.");
+	/**
+	 * Summarise older turns into a compaction entry (`/compact [instructions]`, ctx.compact()).
+	 * Waits for a run in progress to end first. Rejects with CompactionError (`Compaction cancelled`, …).
+	 */
+	async compact(customInstructions?: string): Promise<CompactionResult> {
+		await this.waitForIdle();
+		return this.compaction.compact("manual", customInstructions);
 	}
 
-	/** After a reload: only the built-ins stay; extensions register their tools again. */
-	resetTools(keep: Set<string>): void {
-		for (const name of [...this.allTools.keys()]) if (!keep.has(name)) this.allTools.delete(name);
+	/**
+	 * Before extensions register their tools again (reload, session replacement): back to `base`
+	 * (built-in and SDK tools; a built-in an extension had replaced comes back). Active names of
+	 * tools that still exist stay active.
+	 */
+	resetTools(base: AgentTool<any, any, any>[]): void {
+		this.allTools.clear();
+		for (const tool of base) this.allTools.set(tool.name, tool);
 		this.activeToolNames = this.activeToolNames.filter((n) => this.allTools.has(n));
 	}
 
@@ -476,6 +611,72 @@ export class AgentSession {
 			}
 		}
 		return stats;
+	}
+
+	// ---- user bash (`!cmd`, rpc `bash`) -------------------------------------------------------
+
+	/**
+	 * Run a shell command in the session's folder and record it as a bashExecution message, which
+	 * the model sees with the next prompt. No extension event: callers that want `user_bash` emit it.
+	 */
+	async executeBash(command: string, options: { excludeFromContext?: boolean; onOutput?: (text: string) => void } = {}): Promise<BashResult> {
+		if (this.bashAbort) throw new UserError("A bash command is already running; abort it first.");
+		this.bashAbort = new AbortController();
+		try {
+			const result = await executeBash(command, {
+				cwd: this.cwd,
+				signal: this.bashAbort.signal,
+				onOutput: options.onOutput ? (tail) => options.onOutput?.(tail.content) : undefined,
+			});
+			this.recordBashResult(command, result, options.excludeFromContext);
+			return result;
+		} finally {
+			this.bashAbort = undefined;
+		}
+	}
+
+	/** Kill the running bash command, if any. */
+	abortBash(): void {
+		this.bashAbort?.abort();
+	}
+
+	get isBashRunning(): boolean {
+		return this.bashAbort !== undefined;
+	}
+
+	/** Keep a bash run in the conversation (and the session file); deferred while a run is going. */
+	recordBashResult(command: string, result: BashResult, excludeFromContext?: boolean): void {
+		const message: BashExecutionMessage = {
+			role: "bashExecution",
+			command,
+			output: result.output,
+			exitCode: result.exitCode,
+			cancelled: result.cancelled,
+			truncated: result.truncated,
+			...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+			...(excludeFromContext ? { excludeFromContext } : {}),
+			timestamp: Date.now(),
+		};
+		this.pendingBash.push(message);
+		if (!this.running) this.flushPendingBash();
+	}
+
+	private flushPendingBash(): void {
+		for (const message of this.pendingBash.splice(0)) {
+			this.messages.push(message);
+			this._session.appendMessage(message);
+		}
+	}
+
+	/** Text of the last assistant message that has any; undefined when there is none. */
+	lastAssistantText(): string | undefined {
+		for (let i = this.messages.length - 1; i >= 0; i--) {
+			const m = this.messages[i]!;
+			if (m.role !== "assistant") continue;
+			if (m.stopReason === "aborted" && m.content.length === 0) continue;
+			return textOf(m.content).trim() || undefined;
+		}
+		return undefined;
 	}
 
 	/** The last assistant message, if any. */

@@ -7,9 +7,13 @@ import { UserError } from "./errors.ts";
 import { ModelRegistry } from "./providers/registry.ts";
 import { clampThinkingLevel } from "./providers/thinking.ts";
 import type { Model, ThinkingLevel } from "./providers/types.ts";
-import { loadContextFiles } from "./resources/context-files.ts";
+import { decideTrust } from "./resources/resource-loader.ts";
+import { ResourceSet } from "./resources/resource-set.ts";
+import { settingObject } from "./resources/settings.ts";
+import type { CompactionSettings } from "./session/compaction.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import { resolveSessionArg } from "./session/session-list.ts";
+import { mark } from "./timing.ts";
 import { createBuiltinTools } from "./tools/index.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { ExtensionHost } from "./extensions/host.ts";
@@ -53,6 +57,18 @@ export interface CreateAgentSessionOptions {
 	appendSystemPrompt?: string[];
 	/** Skip AGENTS.md / CLAUDE.md. */
 	noContextFiles?: boolean;
+	/** Skill files or folders (`--skill`), relative to cwd; they load even with `noSkills`. */
+	skills?: string[];
+	/** No skills from `~/.agent/skills`, `.agent/skills` or settings (`-ns`). */
+	noSkills?: boolean;
+	/** Prompt-template files or folders (`--prompt-template`), relative to cwd. */
+	promptTemplates?: string[];
+	/** No templates from `~/.agent/prompts`, `.agent/prompts` or settings (`-np`). */
+	noPromptTemplates?: boolean;
+	/** Whether project resources and settings count. Default: `extensions.projectTrusted`, else the saved decision. */
+	projectTrusted?: boolean;
+	/** Overrides settings `compaction` field by field. */
+	compaction?: Partial<CompactionSettings>;
 	/** Default: a new session file. */
 	session?: SessionChoice;
 	/** Folder holding session files (`--session-dir`). */
@@ -64,6 +80,10 @@ export interface CreateAgentSessionOptions {
 		loaded: LoadExtensionsResult | undefined;
 		/** What to load again on /reload or a session replacement. */
 		entries: ExtensionEntry[];
+		/** Finds the entries afresh on /reload (new files take effect). Default: `entries` again. */
+		discover?: () => ExtensionEntry[];
+		/** Extension flag values from the command line, applied again after /reload. */
+		flagValues?: ReadonlyMap<string, boolean | string>;
 		projectTrusted: boolean;
 	};
 	/** Default "print". */
@@ -84,12 +104,15 @@ export interface CreatedAgentSession {
 	registry: ModelRegistry;
 	/** Things the user should see (session lines skipped, model fallbacks, no model). */
 	warnings: string[];
+	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
+	resources: ResourceSet;
 }
 
 function readAppend(value: string, cwd: string): string {
 	const path = resolve(cwd, value);
 	try {
-		if (existsSync(path) && statSync(path).isFile()) return readFileSync(path, "utf8");
+		// A file's final newline would leave an empty line before what follows it in the prompt.
+		if (existsSync(path) && statSync(path).isFile()) return readFileSync(path, "utf8").trimEnd();
 	} catch {
 		// Not a readable file: the text itself is appended.
 	}
@@ -120,6 +143,8 @@ export async function openSession(cwd: string, choice: SessionChoice, sessionDir
 	}
 }
 
+const COMPACTION_SHAPE = { enabled: "boolean", reserveTokens: "number", keepRecentTokens: "number" } as const;
+
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreatedAgentSession> {
 	const cwd = resolve(options.cwd ?? process.cwd());
 	const warnings: string[] = [];
@@ -130,7 +155,19 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		if (change.kind === "register") registry.registerProvider(change.name, change.config as never);
 		else if (change.kind === "unregister") registry.unregisterProvider(change.name);
 	}
+	const projectTrusted = options.projectTrusted ?? options.extensions?.projectTrusted ?? decideTrust(cwd, {}).state === "yes";
+	const resources = new ResourceSet({
+		cwd,
+		projectTrusted,
+		skillPaths: options.skills,
+		noSkills: options.noSkills,
+		promptPaths: options.promptTemplates,
+		noPromptTemplates: options.noPromptTemplates,
+		noContextFiles: options.noContextFiles,
+	}).reload();
+	mark("resources");
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
+	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
 	const context = sessionManager.buildSessionContext();
 
@@ -163,6 +200,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		}
 	}
 	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
+	mark("select model");
 	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
 
 	// Tools: built-ins, then extra tools (which replace a built-in of the same name).
@@ -170,10 +208,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const byName = new Map<string, AgentTool<any, any, any>>(builtins.tools.map((t) => [t.name, t]));
 	const active: string[] = [...builtins.defaultActive];
 	const extensionTools = (loaded?.extensions ?? []).flatMap((e) => [...e.tools.values()].map((t) => t.definition));
+	for (const tool of options.extraTools ?? []) byName.set(tool.name, tool);
+	// What reload restores before extensions register their tools again.
+	const baseTools = [...byName.values()];
 	for (const tool of [...(options.extraTools ?? []), ...extensionTools]) {
 		byName.set(tool.name, tool);
 		if (!active.includes(tool.name)) active.push(tool.name);
 	}
+	mark("built-in tools");
 	let activeNames = active;
 	if (options.noTools) activeNames = [];
 	else if (options.tools) {
@@ -197,8 +239,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			cwd,
 			customPrompt: options.systemPrompt ? readAppend(options.systemPrompt, cwd) : undefined,
 			appendSystemPrompt: options.appendSystemPrompt?.length ? options.appendSystemPrompt.map((a) => readAppend(a, cwd)).join("\n\n") : undefined,
-			contextFiles: options.noContextFiles ? [] : loadContextFiles(cwd),
+			contextFiles: resources.contextFiles,
+			skills: resources.skillSummaries(),
 		},
+		compaction: { ...settingObject(resources.settings, "compaction", COMPACTION_SHAPE), ...options.compaction },
 	});
 	if (model && (!context.model || context.model.provider !== model.provider || context.model.modelId !== model.id)) {
 		sessionManager.appendModelChange(model.provider, model.id);
@@ -210,12 +254,17 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		mode: options.mode ?? "print",
 		loaded,
 		entries: options.extensions?.entries ?? [],
-		projectTrusted: options.extensions?.projectTrusted ?? false,
+		discover: options.extensions?.discover,
+		flagValues: options.extensions?.flagValues,
+		baseTools: baseTools,
+		builtinToolNames: builtins.tools.map((t) => t.name),
+		projectTrusted,
 		ui: options.ui,
 		hasUI: options.hasUI,
 		onError: options.onExtensionError ?? ((r) => process.stderr.write(`Extension error (${r.extensionPath}): ${r.error}\n`)),
 		onShutdown: options.onShutdown,
+		resources,
 	});
 	await host.bind("startup");
-	return { session, host, registry, warnings };
+	return { session, host, registry, warnings, resources };
 }

@@ -3,6 +3,7 @@
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
+import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
 export interface PrintModeOptions {
@@ -32,27 +33,37 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
+			// Runs extensions started without waiting (a command's sendUserMessage) finish first.
+			await host.waitForIdle();
 			if (result.kind === "error") {
 				writeStderr(`Error: ${result.message}\n`);
 				return 1;
 			}
+			// A command or a handled input leaves no new answer; the next prompt still goes.
 			const last = session.lastAssistant();
-			if (interrupted || !last || last.stopReason === "error" || last.stopReason === "aborted") break;
+			if (interrupted || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
 		}
 	} finally {
+		mark("run");
 		unsubscribe?.();
 		process.off("SIGINT", onSigint);
 		await host.shutdown();
 	}
 	const last = session.lastAssistant();
+	if (interrupted) return 130;
+	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
+		// stdout stays empty: a script must not take a cut-off answer for the answer.
+		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
+		return 1;
+	}
+	// Aborted between requests (an extension's ctx.abort() during tool calls).
+	if (session.lastRunAborted) {
+		writeStderr("Error: Request aborted\n");
+		return 1;
+	}
 	if (options.mode === "text" && last) {
 		const text = finalText(last);
 		if (text) writeStdout(text.endsWith("\n") ? text : `${text}\n`);
-	}
-	if (interrupted) return 130;
-	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
-		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
-		return 1;
 	}
 	return 0;
 }

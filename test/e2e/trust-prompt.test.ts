@@ -96,6 +96,23 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		expect(screen).toContain(`Skipped 2 project extensions in ${join(world.cwd, ".agent/extensions")}: folder not trusted`);
 	}, TIMEOUT);
 
+	test("a project with only skills and prompt templates asks too, listing those folders", async () => {
+		await using world = new TempWorld();
+		world.write("project/.agent/skills/local/SKILL.md", "---\nname: local\ndescription: d\n---\n");
+		world.write("project/.agent/prompts/p.md", "p");
+		await using term = new Terminal(world);
+		const screen = await term.waitFor("Don't trust");
+		expect(screen).toContain(
+			["◆  Trust project folder?", `│  ${world.cwd}`, "│", "│  Project skills and prompt templates the model would follow:", "│    .agent/skills", "│    .agent/prompts", "│  ○ Trust this folder"].join("\n"),
+		);
+		term.keys("Up", "Up", "Enter");
+		// Trusted: the REPL starts and lists them.
+		expect(await term.waitFor("\n›")).toContain("[Skills]\n  local\n\n[Prompts]\n  /p\n");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+		expect((await savedTrust(world))![world.cwd]!.trusted).toBe(true);
+	}, TIMEOUT);
+
 	test("-p never prompts, even in a terminal", async () => {
 		await using world = promptWorld();
 		await using term = new Terminal(world, ["-p", "hi"]);

@@ -1,6 +1,6 @@
 // A StreamFunction for unit tests: each call answers with the next scripted assistant turn.
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Context, Model, StreamFunction, StreamOptions, ToolCall } from "../../src/core/providers/types.ts";
-import { emptyUsage } from "../../src/core/providers/types.ts";
+import { newAssistantMessage } from "../../src/core/providers/wire.ts";
 
 export type ScriptedTurn = { text?: string; toolCalls?: { name: string; arguments: Record<string, unknown>; id?: string }[]; error?: string };
 
@@ -25,16 +25,7 @@ export function scriptedStream(turns: ScriptedTurn[]): StreamFunction & { contex
 		contexts.push(structuredClone(context));
 		options.push(opts);
 		const turn = turns[n++] ?? { error: "no scripted turn left" };
-		const message: AssistantMessage = {
-			role: "assistant",
-			content: [],
-			api: model.api,
-			provider: model.provider,
-			model: model.id,
-			usage: emptyUsage(),
-			stopReason: "stop",
-			timestamp: Date.now(),
-		};
+		const message: AssistantMessage = newAssistantMessage(model);
 		const events: AssistantMessageEvent[] = [{ type: "start", partial: message }];
 		if (turn.error) {
 			message.stopReason = "error";

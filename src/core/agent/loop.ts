@@ -13,6 +13,7 @@ import type {
 	ToolResultMessage,
 } from "../providers/types.ts";
 import type { AgentTool, AgentToolResult } from "../tools/types.ts";
+import { newAssistantMessage } from "../providers/wire.ts";
 import { convertToLlm, type AgentMessage } from "./messages.ts";
 import { validateToolArguments } from "./validate.ts";
 
@@ -67,9 +68,21 @@ export interface AgentLoopHooks {
 	 * Whether to retry a failed request that streamed no content: the delay in ms, or undefined to
 	 * give up. `attempt` counts from 1. `maxAttempts` is reported in auto_retry_start.
 	 */
-	retry?: { delayFor(message: AssistantMessage, attempt: number): number | undefined; maxAttempts: number };
+	retry?: {
+		delayFor(message: AssistantMessage, attempt: number): number | undefined;
+		maxAttempts: number;
+		/** Asked before each wait: a signal that, once aborted, ends the wait and gives up retrying (abort_retry). */
+		cancelSignal?(): AbortSignal;
+	};
 	/** Per-request stream options (api key, headers, reasoning, provider hooks). */
 	streamOptions?(model: Model): Promise<StreamOptions>;
+	/** Before each provider request, with the turn's messages in place (auto-compaction may rewrite them). */
+	beforeRequest?(): Promise<void>;
+	/**
+	 * A request failed before streaming anything and retries are over: true when the hook removed
+	 * the cause (a compaction after a context overflow), so the request is sent once more.
+	 */
+	recoverFromError?(message: AssistantMessage): Promise<boolean>;
 }
 
 export interface AgentLoopConfig {
@@ -138,29 +151,48 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 /** One provider request, streamed; the final message is appended to `messages` and `added`. */
 async function requestAssistant(messages: AgentMessage[], added: AgentMessage[], config: AgentLoopConfig): Promise<AssistantMessage> {
 	const { hooks, model, signal, emit } = config;
-	let contextMessages = messages;
-	if (hooks.transformContext) contextMessages = await hooks.transformContext(structuredClone(messages));
-	let context: Context = {
-		systemPrompt: config.systemPrompt,
-		messages: convertToLlm(contextMessages),
-		tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+	if (hooks.beforeRequest && !signal.aborted) await hooks.beforeRequest();
+	const buildContext = async (): Promise<Context> => {
+		let contextMessages = messages;
+		if (hooks.transformContext) contextMessages = await hooks.transformContext(structuredClone(messages));
+		const context: Context = {
+			systemPrompt: config.systemPrompt,
+			messages: convertToLlm(contextMessages),
+			tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+		};
+		return hooks.transformLlmContext ? hooks.transformLlmContext(context) : context;
 	};
-	if (hooks.transformLlmContext) context = await hooks.transformLlmContext(context);
+	let context = await buildContext();
 	const options: StreamOptions = { ...(hooks.streamOptions ? await hooks.streamOptions(model) : {}), signal };
 
 	let started = false;
+	let recovered = false;
 	let final: AssistantMessage;
 	for (let attempt = 1; ; attempt++) {
 		const outcome = await streamOnce(context, options, config);
 		final = outcome.message;
 		started = outcome.started;
-		const delay = !started && final.stopReason === "error" && !signal.aborted ? hooks.retry?.delayFor(final, attempt) : undefined;
+		const failedEarly = !started && final.stopReason === "error" && !signal.aborted;
+		const delay = failedEarly ? hooks.retry?.delayFor(final, attempt) : undefined;
 		if (delay === undefined) {
 			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
+			// Once per request: e.g. an overflow compacted away, then the same request, rebuilt, again.
+			if (failedEarly && !recovered && hooks.recoverFromError && (await hooks.recoverFromError(final))) {
+				recovered = true;
+				context = await buildContext();
+				attempt = 0;
+				continue;
+			}
 			break;
 		}
 		await emit({ type: "auto_retry_start", attempt, maxAttempts: hooks.retry!.maxAttempts, delayMs: delay, errorMessage: final.errorMessage ?? "request failed" });
-		await abortableSleep(delay, signal);
+		const cancel = hooks.retry!.cancelSignal?.();
+		await abortableSleep(delay, cancel ? AbortSignal.any([signal, cancel]) : signal);
+		if (cancel?.aborted && !signal.aborted) {
+			// The failure stands as the final message; the run ends as it would have without retries.
+			await emit({ type: "auto_retry_end", success: false, attempt, finalError: "Retry cancelled" });
+			break;
+		}
 	}
 	if (signal.aborted && final.stopReason !== "aborted" && final.stopReason !== "error") {
 		final = { ...final, stopReason: "aborted" };
@@ -221,17 +253,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function errorMessage(model: Model, stopReason: "error" | "aborted", text: string): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [],
-		api: model.api,
-		provider: model.provider,
-		model: model.id,
-		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-		stopReason,
-		errorMessage: text,
-		timestamp: Date.now(),
-	};
+	return { ...newAssistantMessage(model), stopReason, errorMessage: text };
 }
 
 interface BatchResult {
@@ -280,9 +302,11 @@ export async function executeToolCall(
 	let result: AgentToolResult;
 	let isError = false;
 	let terminate = false;
+	// What tool_call / tool_result handlers see: the prepared arguments when prepareArguments gave an object.
+	let hookInput = input;
 	const finish = async () => {
 		if (hooks.afterToolCall) {
-			const patch = await hooks.afterToolCall({ toolCallId: call.id, toolName: call.name, input }, result, isError);
+			const patch = await hooks.afterToolCall({ toolCallId: call.id, toolName: call.name, input: hookInput }, result, isError);
 			if (patch) {
 				result = { ...result, ...(patch.content !== undefined ? { content: patch.content } : {}), ...(patch.details !== undefined ? { details: patch.details } : {}) };
 				if (patch.isError !== undefined) isError = patch.isError;
@@ -306,10 +330,13 @@ export async function executeToolCall(
 		isError = true;
 		return finish();
 	}
+	// tool_call handlers get the very object the tool will be validated against and receive, so an
+	// in-place change reaches the tool (and is still validated).
+	if (args !== null && typeof args === "object" && !Array.isArray(args)) hookInput = args as Record<string, unknown>;
 	if (hooks.beforeToolCall) {
 		let decision: ToolCallDecision | undefined;
 		try {
-			decision = await hooks.beforeToolCall({ toolCallId: call.id, toolName: call.name, input });
+			decision = await hooks.beforeToolCall({ toolCallId: call.id, toolName: call.name, input: hookInput });
 		} catch (error) {
 			decision = { block: true, reason: error instanceof Error ? error.message : `Extension failed, blocking execution: ${String(error)}` };
 		}
@@ -319,8 +346,6 @@ export async function executeToolCall(
 			isError = true;
 			return finish();
 		}
-		// Handlers may have mutated `input` in place; re-read it (prepareArguments ran on the original).
-		if (!tool.prepareArguments) args = input;
 	}
 	const valid = validateToolArguments(call.name, tool.parameters, args);
 	if (!valid.ok) {

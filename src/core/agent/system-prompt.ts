@@ -24,6 +24,8 @@ export interface BuildSystemPromptOptions {
 	skills?: SkillSummary[];
 }
 
+const GENERAL_GUIDELINE = "Be concise. Show file paths clearly when referring to code.";
+
 const OPENING = `You are an expert coding assistant working inside a software project through a command-line agent. You help the user by reading files, running commands, editing code and writing new files.`;
 
 export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
@@ -32,8 +34,9 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
 	if (!options.customPrompt) {
 		const listed = tools.filter((t) => options.toolSnippets?.[t]).map((t) => `- ${t}: ${options.toolSnippets![t]}`);
 		if (listed.length > 0) parts.push(`Available tools:\n${listed.join("\n")}`);
-		const guidelines = [...defaultGuidelines(tools), ...(options.promptGuidelines ?? [])];
-		if (guidelines.length > 0) parts.push(`Guidelines:\n${guidelines.map((g) => `- ${g}`).join("\n")}`);
+		// Tool-specific advice comes from each tool's promptGuidelines; a Set says each line once.
+		const guidelines = new Set([...(options.promptGuidelines ?? []), GENERAL_GUIDELINE]);
+		parts.push(`Guidelines:\n${[...guidelines].map((g) => `- ${g}`).join("\n")}`);
 	}
 	if (options.contextFiles && options.contextFiles.length > 0) {
 		const files = options.contextFiles.map((f) => `## ${f.path}\n\n${f.content.trim()}`).join("\n\n");
@@ -48,14 +51,4 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
 	if (options.appendSystemPrompt) parts.push(options.appendSystemPrompt);
 	parts.push(`Current date: ${new Date().toISOString().slice(0, 10)}\nCurrent working directory: ${options.cwd}`);
 	return parts.join("\n\n");
-}
-
-function defaultGuidelines(tools: string[]): string[] {
-	const g: string[] = [];
-	const has = (n: string) => tools.includes(n);
-	if (has("read") && has("edit")) g.push("Read a file before editing it; edit with exact text taken from what you read.");
-	if (has("edit")) g.push("Prefer edit for changes to existing files; use write for new files or complete rewrites.");
-	if (has("bash")) g.push("Use bash for builds, tests, git and searching (rg, find); keep commands non-interactive.");
-	g.push("Be concise. Show file paths clearly when referring to code.");
-	return g;
 }

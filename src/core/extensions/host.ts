@@ -2,17 +2,23 @@
 // contexts handlers receive, extension tools and commands, the loop hooks, session replacement
 // and reload. Modes hand it their UI and an error sink; it knows nothing else of them.
 import type { AgentSession, AgentSessionEvent } from "../agent-session.ts";
-import type { AgentMessage, BashExecutionMessage, CustomMessage } from "../agent/messages.ts";
+import type { AgentMessage } from "../agent/messages.ts";
 import { executeToolCall } from "../agent/loop.ts";
 import type { ModelRegistry } from "../providers/registry.ts";
 import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";
-import type { AgentToolResult } from "../tools/types.ts";
+import type { AgentTool, AgentToolResult } from "../tools/types.ts";
+import type { BashExecutionMessage } from "../agent/messages.ts";
+import type { ExtensionResourcePath, ResourceSet } from "../resources/resource-set.ts";
+import type { BeforeCompactDecision } from "../session/compactor.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import type { LoadExtensionsResult } from "./loader.ts";
 import { createLoopHooks, runBoundary, type BoundarySink } from "./loop-hooks.ts";
+import { createBoundarySink, customMessage } from "./boundary-drafts.ts";
 import { ExtensionRunner, type ExtensionErrorReport } from "./runner.ts";
 import { ambiguousCommandMessage, resolveCommandNames } from "./commands.ts";
 import type { ExtensionRuntime } from "./api.ts";
+import { withDialogEvents } from "./ui-events.ts";
+import { runUserBash, type UserBashOptions } from "./user-bash.ts";
 import type {
 	Extension,
 	ExtensionActions,
@@ -21,18 +27,34 @@ import type {
 	ExtensionMode,
 	ExtensionToolContext,
 	ExtensionUIContext,
+	ReadonlySessionManager,
 	ReplacedSessionContext,
 	ResolvedCommand,
 	SendMessageInput,
 	SendMessageOptions,
 	SendUserMessageOptions,
-	SessionBoundaryDraft,
 	SlashCommandInfo,
 	ToolInfo,
 	VirtualModelConfig,
 } from "./types.ts";
 import { createNoopUI } from "./ui-noop.ts";
-import { runUserBash } from "../user-bash.ts";
+
+/** What `ctx.sessionManager` exposes: the reading half of the session manager (reference §3.1). */
+const SESSION_READERS = [
+	"getCwd",
+	"getSessionDir",
+	"getSessionId",
+	"getSessionFile",
+	"getLeafId",
+	"getLeafEntry",
+	"getEntry",
+	"getLabel",
+	"getBranch",
+	"getHeader",
+	"getEntries",
+	"getTree",
+	"getSessionName",
+] as const;
 
 /** Observe events the session stream carries, forwarded to extensions as they happen. */
 const FORWARDED = new Set(["agent_start", "agent_end", "turn_start", "message_start", "message_update", "tool_execution_start", "tool_execution_update", "tool_execution_end"]);
@@ -45,6 +67,14 @@ export interface ExtensionHostOptions {
 	loaded: LoadExtensionsResult | undefined;
 	/** The entries to load again on reload. */
 	entries: ExtensionEntry[];
+	/** Finds the entries afresh on reload and session replacement (new files take effect). Default: `entries` again. */
+	discover?: () => ExtensionEntry[];
+	/** Extension flag values given on the command line; a reloaded runtime gets them again. */
+	flagValues?: ReadonlyMap<string, boolean | string>;
+	/** The session's tools without extensions (built-in and SDK tools), restored before extensions register theirs again. Default: the session's tools no extension registered. */
+	baseTools?: AgentTool<any, any, any>[];
+	/** Names of the built-in tools, for getAllTools' `sourceInfo.source`. Default: every base tool's name. */
+	builtinToolNames?: Iterable<string>;
 	projectTrusted: boolean;
 	/** Mode's UI; default: dialogs resolve to their defaults at once. */
 	ui?: ExtensionUIContext;
@@ -55,9 +85,17 @@ export interface ExtensionHostOptions {
 	onShutdown?(): void;
 	/** Reload the extension list and what the mode shows after /reload. */
 	onReloaded?(loaded: LoadExtensionsResult): void;
+	/** Skills, prompt templates and context files: expanded in submit(), extended by resources_discover. */
+	resources?: ResourceSet;
 }
 
 export type PromptSource = "interactive" | "rpc" | "extension";
+
+/** Which tools were active and known before a reload or session replacement. */
+interface ToolState {
+	active: Set<string>;
+	known: Set<string>;
+}
 
 export interface SubmitOptions {
 	images?: ImageContent[];
@@ -73,21 +111,25 @@ export class ExtensionHost {
 	readonly registry: ModelRegistry;
 	readonly mode: ExtensionMode;
 	private loaded: LoadExtensionsResult | undefined;
-	private readonly entries: ExtensionEntry[];
+	private entries: ExtensionEntry[];
 	private readonly projectTrusted: boolean;
+	readonly resources: ResourceSet | undefined;
 	ui: ExtensionUIContext;
 	hasUI: boolean;
 	private readonly options: ExtensionHostOptions;
 	private runner: ExtensionRunner;
 	private commands: ResolvedCommand[] = [];
 	private ambiguous = new Map<string, ResolvedCommand[]>();
-	private builtinToolNames: Set<string>;
+	private readonly baseTools: AgentTool<any, any, any>[];
+	private readonly builtinToolNames: Set<string>;
 	private nextTurn: AgentMessage[] = [];
 	/** Commands an extension queued with sendUserMessage("/cmd", {deliverAs}) while a run was going. */
 	private queuedCommands: string[] = [];
-	/** `!cmd` runs that finished while the agent was streaming; they join once the run ends. */
-	private pendingBash: BashExecutionMessage[] = [];
 	private unsubscribe: (() => void) | undefined;
+	/** Prompt runs starting or going, including those extensions started without awaiting (waitForIdle). */
+	private busy = 0;
+	private draining = false;
+	private idleWaiters: (() => void)[] = [];
 
 	constructor(options: ExtensionHostOptions) {
 		this.options = options;
@@ -97,9 +139,12 @@ export class ExtensionHost {
 		this.loaded = options.loaded;
 		this.entries = options.entries;
 		this.projectTrusted = options.projectTrusted;
+		this.resources = options.resources;
 		this.ui = options.ui ?? createNoopUI();
 		this.hasUI = options.hasUI ?? false;
-		this.builtinToolNames = new Set(this.session.getAllTools().map((t) => t.name));
+		const extensionTools = new Set(this.extensions.flatMap((e) => [...e.tools.values()].map((t) => t.definition)));
+		this.baseTools = options.baseTools ?? this.session.getAllTools().filter((t) => !extensionTools.has(t as never));
+		this.builtinToolNames = new Set(options.builtinToolNames ?? this.baseTools.map((t) => t.name));
 		this.runner = this.createRunner();
 	}
 
@@ -122,19 +167,37 @@ export class ExtensionHost {
 
 	// ---- binding ---------------------------------------------------------------------------------
 
-	/** Light up the runtime, add tools and hooks, then session_start and resources_discover. */
-	async bind(reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup", previousSessionFile?: string): Promise<void> {
-		this.wire(reason !== "startup");
-		if (reason === "startup" || reason === "reload") {
-			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
-			await this.runner.collect("resources_discover", { cwd: this.session.cwd, reason });
-		} else {
-			await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
-		}
+	/**
+	 * Light up the runtime, add tools and hooks, then session_start and resources_discover (after
+	 * every bind, as pi does: a replaced session's fresh extensions answer it again).
+	 */
+	async bind(reason: "startup" | "reload" | "new" | "resume" | "fork" = "startup", previousSessionFile?: string, previousTools?: ToolState): Promise<void> {
+		this.wire(previousTools);
+		await this.runner.emit("session_start", { reason, ...(previousSessionFile ? { previousSessionFile } : {}) });
+		await this.discoverResources(reason === "reload" ? "reload" : "startup");
 	}
 
-	/** `activateTools`: after a reload the tools come back active; at start-up --tools decided. */
-	private wire(activateTools: boolean): void {
+	/** resources_discover (aggregate): every handler's skill and prompt paths join the resource set. */
+	private async discoverResources(reason: "startup" | "reload"): Promise<void> {
+		const resources = this.resources;
+		if (reason === "reload") resources?.reload();
+		const skills: ExtensionResourcePath[] = [];
+		const prompts: ExtensionResourcePath[] = [];
+		const strings = (v: unknown) => (Array.isArray(v) ? v.filter((p): p is string => typeof p === "string") : []);
+		if (this.runner.has("resources_discover")) {
+			const results = await this.runner.collect<{ skillPaths?: unknown; promptPaths?: unknown }>("resources_discover", { cwd: this.session.cwd, reason });
+			for (const { path, result } of results) {
+				skills.push(...strings(result.skillPaths).map((p) => ({ path: p, extensionPath: path })));
+				prompts.push(...strings(result.promptPaths).map((p) => ({ path: p, extensionPath: path })));
+			}
+		}
+		if (!resources) return;
+		resources.setExtensionPaths(skills, prompts);
+		this.session.updateSystemPromptOptions({ contextFiles: resources.contextFiles, skills: resources.skillSummaries() });
+	}
+
+	/** `previousTools`: tool state before a reload or replacement; at start-up the session already chose (--tools). */
+	private wire(previousTools?: ToolState): void {
 		const runtime = this.runtime;
 		if (runtime) {
 			const { errors } = runtime.bind(this.actions());
@@ -142,22 +205,29 @@ export class ExtensionHost {
 		}
 		this.resolveCommands();
 		this.session.setToolContextFactory(() => this.createToolContext());
-		this.syncTools(activateTools);
-		const sink: BoundarySink = {
-			messages: () => this.session.messages,
-			applyDrafts: (drafts) => this.applyDrafts(drafts),
-			hasQueuedMessages: () => this.session.hasPendingMessages(),
-		};
-		this.session.hooks = this.extensions.length > 0 ? createLoopHooks(this.runner, sink) : {};
+		this.syncTools(previousTools);
+		this.session.hooks = this.extensions.length > 0 ? createLoopHooks(this.runner, this.boundarySink()) : {};
 		this.unsubscribe?.();
 		this.unsubscribe = this.extensions.length > 0 ? this.session.subscribe((event) => this.forward(event)) : undefined;
+		this.session.compaction.hooks = {
+			before: async (event) =>
+				this.runner.has("session_before_compact")
+					? this.runner.first<BeforeCompactDecision>("session_before_compact", event, (r) => (r.cancel ? "stop" : r.compaction ? "keep" : "ignore"))
+					: undefined,
+			compacted: (compactionEntry, fromExtension) => this.runner.emit("session_compact", { compactionEntry, fromExtension }),
+			failed: (reason, error) => this.runner.emit("session_compact_failed", { reason, error }),
+		};
 		this.session.lifecycle = {
 			beforeReplace: (reason, detail) => this.beforeReplace(reason, detail),
 			replaced: async (reason, previous) => {
-				await this.reloadExtensions();
-				await this.bind(reason, previous);
+				const tools = await this.reloadExtensions();
+				await this.bind(reason, previous, tools);
 			},
 		};
+	}
+
+	private boundarySink(): BoundarySink {
+		return createBoundarySink(this.session, () => this.runner);
 	}
 
 	private async forward(event: AgentSessionEvent): Promise<void> {
@@ -172,16 +242,20 @@ export class ExtensionHost {
 		this.ambiguous = resolution.ambiguous;
 	}
 
+	private toolState(): ToolState {
+		return { active: new Set(this.session.getActiveToolNames()), known: new Set(this.session.getAllTools().map((t) => t.name)) };
+	}
+
 	/**
-	 * Extension tools into the session; a built-in name replaces the built-in. Tools registered
-	 * after start-up are active at once; at start-up the session already chose (--tools).
+	 * Extension tools into the session; a built-in name replaces the built-in. A tool new since
+	 * `previous` is active at once; one that existed keeps its state. At start-up (no `previous`)
+	 * the session already chose (--tools).
 	 */
-	private syncTools(activateNew = true): void {
-		const known = new Set(this.session.getAllTools().map((t) => t.name));
+	private syncTools(previous?: ToolState): void {
 		for (const ext of this.extensions) {
 			for (const { definition } of ext.tools.values()) {
-				const isNew = !known.has(definition.name) || this.builtinToolNames.has(definition.name);
-				this.session.addTool(definition, activateNew && isNew);
+				const activate = previous ? previous.active.has(definition.name) || !previous.known.has(definition.name) : false;
+				this.session.addTool(definition, activate);
 			}
 		}
 	}
@@ -212,7 +286,7 @@ export class ExtensionHost {
 			setModel: async (model) => this.setModel(model, "set"),
 			getThinkingLevel: () => session.thinkingLevel,
 			setThinkingLevel: (level) => this.setThinkingLevel(level),
-			refreshTools: () => this.syncTools(true),
+			refreshTools: () => this.syncTools(this.toolState()),
 			registerProvider: (name, config) => this.registry.registerProvider(name, config as never),
 			unregisterProvider: (name) => this.registry.unregisterProvider(name),
 			registerVirtualModel: (config, path) => this.registerVirtualModel(config, path),
@@ -224,39 +298,15 @@ export class ExtensionHost {
 		const previousModel = this.session.model;
 		this.session.setModel(model);
 		await this.runner.emit("model_select", { model, previousModel, source });
+		// The level the new model supports (a model that does not reason runs with thinking off).
+		this.setThinkingLevel(this.session.thinkingLevel);
 		return true;
 	}
 
+	/** Name the session (pi.setSessionName, a mode's /name); extensions hear session_info_changed. */
 	setSessionName(name: string): void {
 		this.session.setSessionName(name);
 		void this.runner.emit("session_info_changed", { name });
-	}
-
-	/** Observe events a mode raises itself (its dialogs: ui_prompt_start / ui_prompt_end). */
-	async emitModeEvent(event: "ui_prompt_start" | "ui_prompt_end", payload: Record<string, unknown>): Promise<void> {
-		if (this.runner.has(event)) await this.runner.emit(event, payload);
-	}
-
-	/**
-	 * `!cmd` / `!!cmd` (SPEC §10): user_bash decides how it runs (a throw aborts it), then the run
-	 * joins the conversation — after the current run, if one is streaming.
-	 */
-	async runUserBash(command: string, excludeFromContext: boolean, options: { signal?: AbortSignal; onOutput?: (output: string) => void } = {}): Promise<BashExecutionMessage> {
-		const message = await runUserBash(command, {
-			cwd: this.session.cwd,
-			excludeFromContext,
-			signal: options.signal,
-			onOutput: (output) => {
-				options.onOutput?.(output);
-				if (this.runner.has("bash_execution_update")) void this.runner.emit("bash_execution_update", { command, output });
-			},
-			hook: this.runner.has("user_bash")
-				? (event) => this.runner.first("user_bash", event, (r) => (r.operations || r.result ? "stop" : "ignore"), { rethrow: true })
-				: undefined,
-		});
-		if (this.session.isStreaming) this.pendingBash.push(message);
-		else await this.session.addMessage(message);
-		return message;
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
@@ -307,13 +357,15 @@ export class ExtensionHost {
 				name: t.name,
 				description: t.description,
 				parameters: t.parameters,
-				sourceInfo: ext ? ext.sourceInfo : { source: this.builtinToolNames.has(t.name) ? "builtin" : "sdk" },
+				sourceInfo: ext ? ext.sourceInfo : { source: this.builtinToolNames.has(t.name) && this.baseTools.includes(t) ? "builtin" : "sdk" },
 			};
 		});
 	}
 
+	/** Extension commands, then prompt templates, then skills (`skill:<name>`), as pi's getCommands(). */
 	commandInfos(): SlashCommandInfo[] {
-		return this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
+		const extension: SlashCommandInfo[] = this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
+		return [...extension, ...(this.resources?.commandInfos() ?? [])];
 	}
 
 	/** Extension commands with their invocation names, for completion and listings. */
@@ -323,25 +375,21 @@ export class ExtensionHost {
 
 	// ---- messages --------------------------------------------------------------------------------
 
-	private customMessage(input: SendMessageInput): CustomMessage {
-		return { role: "custom", customType: input.customType, content: input.content, display: input.display ?? true, details: input.details, timestamp: Date.now() };
-	}
-
 	async sendMessage(input: SendMessageInput, options: SendMessageOptions = {}): Promise<void> {
-		const message = this.customMessage(input);
+		const message = customMessage(input);
 		if (options.deliverAs === "nextTurn") {
 			this.nextTurn.push(message);
 			return;
 		}
-		if (this.session.isStreaming) {
-			await this.session.queueCustom(message, options.deliverAs === "followUp" ? "followUp" : "steer");
-			return;
+		this.enter();
+		try {
+			if (this.session.isStreaming) await this.session.queueCustom(message, options.deliverAs === "followUp" ? "followUp" : "steer");
+			else if (options.triggerTurn) await this.runPrompts([message]);
+			else await this.session.addMessage(message);
+		} finally {
+			this.leave();
 		}
-		if (options.triggerTurn) {
-			await this.runPrompts([message]);
-			return;
-		}
-		await this.session.addMessage(message);
+		await this.drainCommands();
 	}
 
 	async sendUserMessage(content: string | (TextContent | ImageContent)[], options: SendUserMessageOptions = {}): Promise<void> {
@@ -357,6 +405,49 @@ export class ExtensionHost {
 		if (result.kind === "error") throw new Error(result.message);
 	}
 
+	// ---- idle ------------------------------------------------------------------------------------
+
+	private enter(): void {
+		this.busy++;
+	}
+
+	private leave(): void {
+		if (--this.busy === 0) this.changed();
+	}
+
+	private changed(): void {
+		for (const wake of this.idleWaiters.splice(0)) wake();
+	}
+
+	/**
+	 * Resolves when no run is going or starting — including runs an extension started without
+	 * waiting (sendMessage with triggerTurn, sendUserMessage) — and, unless `commands` is false,
+	 * no queued command is running. Modes wait here before exiting; a command's
+	 * `ctx.waitForIdle()` passes `commands: false` so it never waits for itself.
+	 */
+	async waitForIdle(options: { commands?: boolean } = {}): Promise<void> {
+		for (;;) {
+			if (this.busy > 0 || (options.commands !== false && this.draining)) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+			else if (this.session.isStreaming) await this.session.waitForIdle();
+			else return;
+		}
+	}
+
+	/** SPEC §12: commands queued with sendUserMessage("/cmd") run once nothing else is running. */
+	private async drainCommands(): Promise<void> {
+		if (this.draining || this.busy > 0 || this.queuedCommands.length === 0) return;
+		this.draining = true;
+		try {
+			while (this.busy === 0 && this.queuedCommands.length > 0) {
+				const result = await this.submit(this.queuedCommands.shift()!, { source: "extension" });
+				if (result.kind === "error") this.runner.report("<runtime>", "send_user_message", new Error(result.message));
+			}
+		} finally {
+			this.draining = false;
+			this.changed();
+		}
+	}
+
 	// ---- input: commands, the input event, before_agent_start, the run ----------------------------
 
 	private parseCommand(text: string): { name: string; args: string } | undefined {
@@ -369,8 +460,10 @@ export class ExtensionHost {
 	}
 
 	/**
-	 * Everything typed or sent goes through here: an extension command runs (never reaching the
-	 * model); otherwise the input event may handle or transform it, then the model is prompted.
+	 * Everything typed or sent goes through here, in pi's order: an extension command runs (never
+	 * reaching the model); otherwise the input event may handle or transform the raw text; then
+	 * `/skill:<name>` and `/template` expand — except in text an extension sent (sendUserMessage),
+	 * which reaches the model as written; then the model is prompted (or the text is queued).
 	 */
 	async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
 		const command = this.parseCommand(text);
@@ -382,23 +475,41 @@ export class ExtensionHost {
 			await this.runCommand(command.name, command.args);
 			return { kind: "command", name: command.name };
 		}
-		let images = options.images;
-		if (this.runner.has("input")) {
-			let current = text;
-			const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>(
-				"input",
-				{ text, images, source: options.source ?? "interactive" },
-				(r) => {
-					if (r.action === "handled") return "stop";
-					if (r.action === "transform" && typeof r.text === "string") {
-						current = r.text;
-						if (r.images) images = r.images;
-					}
-					return "ignore";
-				},
-			);
-			if (decided?.action === "handled") return { kind: "handled" };
-			text = current;
+		let result: SubmitResult;
+		this.enter();
+		try {
+			let images = options.images?.length ? options.images : undefined;
+			if (this.runner.has("input")) {
+				// Transforms chain: the next handler sees the text (and images) the previous one made.
+				const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>(
+					"input",
+					{ text, images, source: options.source ?? "interactive" },
+					(r, payload) => {
+						if (r.action === "handled") return "stop";
+						if (r.action === "transform" && typeof r.text === "string") {
+							payload.text = text = r.text;
+							if (r.images) payload.images = images = r.images;
+						}
+						return "ignore";
+					},
+				);
+				if (decided?.action === "handled") return { kind: "handled" };
+			}
+			result = await this.promptOrQueue(text, images, options);
+		} finally {
+			this.leave();
+		}
+		await this.drainCommands();
+		return result;
+	}
+
+	private async promptOrQueue(text: string, images: ImageContent[] | undefined, options: SubmitOptions): Promise<SubmitResult> {
+		if (this.resources && options.source !== "extension") {
+			try {
+				text = this.resources.expand(text) ?? text;
+			} catch (error) {
+				return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+			}
 		}
 		const user: AgentMessage =
 			images && images.length > 0 ? { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() } : { role: "user", content: text, timestamp: Date.now() };
@@ -412,8 +523,18 @@ export class ExtensionHost {
 		return { kind: "prompted" };
 	}
 
-	/** One run: before_agent_start, the loop, agent_before_settle, agent_settled, queued commands. */
+	/** One run: before_agent_start, the loop, agent_before_settle, agent_settled, then queued commands. */
 	async runPrompts(prompts: AgentMessage[], promptText?: string, images?: ImageContent[]): Promise<void> {
+		this.enter();
+		try {
+			await this.runOnce(prompts, promptText, images);
+		} finally {
+			this.leave();
+		}
+		await this.drainCommands();
+	}
+
+	private async runOnce(prompts: AgentMessage[], promptText: string | undefined, images: ImageContent[] | undefined): Promise<void> {
 		const all = [...prompts, ...this.nextTurn.splice(0)];
 		if (this.runner.has("before_agent_start")) {
 			const base = this.session.getSystemPrompt();
@@ -423,35 +544,36 @@ export class ExtensionHost {
 				{ prompt: promptText ?? "", images, systemPrompt: base, systemPromptOptions: this.session.systemPromptOptions() },
 				(r, _path, payload) => {
 					if (typeof r.systemPrompt === "string") {
+						// The next handler, and ctx.getSystemPrompt() from now on, see the chained prompt.
 						chained = r.systemPrompt;
 						payload.systemPrompt = chained;
 						this.session.overrideSystemPrompt(chained);
 					}
 				},
 			);
-			for (const { result } of results) if (result.message) all.push(this.customMessage(result.message));
+			for (const { result } of results) if (result.message) all.push(customMessage(result.message));
 			this.session.overrideSystemPrompt(chained);
 		}
 		let outcome: "completed" | "aborted" | "error" = "completed";
 		try {
 			await this.session.run(all);
-			const last = this.session.lastAssistant();
-			outcome = last?.stopReason === "aborted" ? "aborted" : last?.stopReason === "error" ? "error" : "completed";
-			if (this.runner.has("agent_before_settle")) {
-				const settle = await runBoundary(
-					this.runner,
-					"agent_before_settle",
-					{ outcome },
-					{ messages: () => this.session.messages, applyDrafts: (d) => this.applyDrafts(d), hasQueuedMessages: () => this.session.hasPendingMessages() },
-					(added) => outcome === "completed" && (added || this.session.hasPendingMessages()),
-				);
-				if (settle.continue) await this.session.run([]);
+			outcome = this.lastOutcome();
+			// agent_before_settle may add drafts and continue; each continuation ends at this boundary again.
+			while (this.runner.has("agent_before_settle")) {
+				const settle = await runBoundary(this.runner, "agent_before_settle", { outcome }, this.boundarySink(), (added) => outcome === "completed" && (added || this.session.hasPendingMessages()));
+				if (!settle.continue) break;
+				await this.session.run([]);
+				outcome = this.lastOutcome();
 			}
 		} finally {
 			if (this.runner.has("agent_settled")) await this.runner.emit("agent_settled", { outcome });
-			for (const message of this.pendingBash.splice(0)) await this.session.addMessage(message);
 		}
-		for (const text of this.queuedCommands.splice(0)) await this.submit(text, { source: "extension" });
+	}
+
+	private lastOutcome(): "completed" | "aborted" | "error" {
+		const last = this.session.lastAssistant();
+		if (this.session.lastRunAborted || last?.stopReason === "aborted") return "aborted";
+		return last?.stopReason === "error" ? "error" : "completed";
 	}
 
 	async runCommand(name: string, args: string): Promise<void> {
@@ -464,54 +586,43 @@ export class ExtensionHost {
 		}
 	}
 
-	// ---- boundary drafts -------------------------------------------------------------------------
-
-	private applyDrafts(drafts: SessionBoundaryDraft[]): boolean {
-		const sm = this.session.session;
-		let addedMessage = false;
-		let rebuild = false;
-		for (const draft of drafts) {
-			switch (draft.kind) {
-				case "custom":
-					sm.appendCustomEntry(draft.customType, draft.data);
-					break;
-				case "custom_message": {
-					const message = this.customMessage(draft);
-					sm.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
-					this.session.messages.push(message);
-					addedMessage = true;
-					break;
-				}
-				case "context_edit":
-					this.session.editContext(draft.entryId, draft.action, draft.content);
-					break;
-				case "compaction":
-					sm.appendCompaction(draft.summary, draft.firstKeptEntryId, draft.tokensBefore, draft.details, true);
-					rebuild = true;
-					break;
-			}
-		}
-		if (rebuild) this.session.rebuildFromSession();
-		return addedMessage;
-	}
-
 	// ---- contexts --------------------------------------------------------------------------------
 
-	private assertActive(): void {
-		this.runtime?.assertActive();
+	/**
+	 * Checks that a context still belongs to the live runtime: a ctx captured before a reload or
+	 * session replacement throws the stale message on every use (SPEC §5).
+	 */
+	private liveCheck(): () => void {
+		const runtime = this.runtime;
+		return () => runtime?.assertActive();
+	}
+
+	/** ctx.ui: the mode's UI with dialog timeouts, signals and ui_prompt_* events. */
+	private dialogUI(): ExtensionUIContext {
+		return withDialogEvents(this.ui, {
+			hasUI: () => this.hasUI,
+			emit: (event, payload) => (this.runner.has(event) ? this.runner.emit(event, payload) : Promise.resolve()),
+		});
+	}
+
+	private readonlySession(): ReadonlySessionManager {
+		const view: Record<string, unknown> = {};
+		for (const name of SESSION_READERS) view[name] = (...args: unknown[]) => (this.session.session[name] as (...a: unknown[]) => unknown)(...args);
+		return view as unknown as ReadonlySessionManager;
 	}
 
 	/** A fresh ExtensionContext; every member checks staleness, so a captured ctx fails after reload. */
 	createContext(): ExtensionContext {
 		const host = this;
 		const session = this.session;
+		const check = this.liveCheck();
 		const live = <T>(get: () => T) => {
-			host.assertActive();
+			check();
 			return get();
 		};
 		return {
 			get ui() {
-				return live(() => host.ui);
+				return live(() => host.dialogUI());
 			},
 			get hasUI() {
 				return live(() => host.hasUI);
@@ -523,7 +634,7 @@ export class ExtensionHost {
 				return live(() => session.cwd);
 			},
 			get sessionManager() {
-				return live(() => session.session as never);
+				return live(() => host.readonlySession());
 			},
 			get modelRegistry() {
 				return live(() => host.registry as never);
@@ -563,14 +674,24 @@ export class ExtensionHost {
 
 	createToolContext(): ExtensionToolContext {
 		const ctx = this.createContext() as ExtensionToolContext;
-		Object.defineProperty(ctx, "tools", { get: () => this.toolInfos().filter((t) => this.session.getActiveToolNames().includes(t.name)), enumerable: true });
-		ctx.executeTool = (name, args, options) => this.executeTool(name, args, options);
+		const check = this.liveCheck();
+		Object.defineProperty(ctx, "tools", {
+			get: () => {
+				check();
+				const active = this.session.getActiveToolNames();
+				return this.toolInfos().filter((t) => active.includes(t.name));
+			},
+			enumerable: true,
+		});
+		ctx.executeTool = (name, args, options) => {
+			check();
+			return this.executeTool(name, args, options);
+		};
 		return ctx;
 	}
 
 	/** A nested tool call with full validation and the tool_call / tool_result hooks. */
 	private async executeTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onUpdate?: (p: AgentToolResult) => void } = {}): Promise<AgentToolResult> {
-		this.assertActive();
 		const tool = this.session.getAllTools().find((t) => t.name === name);
 		const outcome = await executeToolCall({ type: "toolCall", id: `nested_${crypto.randomUUID().slice(0, 8)}`, name, arguments: structuredClone(args) }, tool, {
 			model: this.session.model as Model,
@@ -597,16 +718,17 @@ export class ExtensionHost {
 	createCommandContext(): ExtensionCommandContext {
 		const ctx = this.createContext() as ExtensionCommandContext;
 		const host = this;
+		const check = this.liveCheck();
 		const withSession = async (fn: ((ctx: ReplacedSessionContext) => Promise<void>) | undefined) => {
 			if (fn) await fn(host.createReplacedContext());
 		};
 		Object.assign(ctx, {
 			waitForIdle: () => {
-				host.assertActive();
-				return host.session.waitForIdle();
+				check();
+				return host.waitForIdle({ commands: false });
 			},
 			newSession: async (options: Parameters<ExtensionCommandContext["newSession"]>[0] = {}) => {
-				host.assertActive();
+				check();
 				const result = await host.session.newSession({ parentSession: options.parentSession });
 				if (!result.cancelled) {
 					if (options.setup) await options.setup(host.session.session);
@@ -615,27 +737,27 @@ export class ExtensionHost {
 				return result;
 			},
 			fork: async (entryId: string, options: Parameters<ExtensionCommandContext["fork"]>[1] = {}) => {
-				host.assertActive();
+				check();
 				const result = await host.session.fork(entryId, options.position ?? "before");
 				if (!result.cancelled) await withSession(options.withSession);
 				return { cancelled: result.cancelled };
 			},
 			switchSession: async (path: string, options: Parameters<ExtensionCommandContext["switchSession"]>[1] = {}) => {
-				host.assertActive();
+				check();
 				const result = await host.session.switchSession(path);
 				if (!result.cancelled) await withSession(options.withSession);
 				return result;
 			},
 			navigateTree: async (targetId: string) => {
-				host.assertActive();
+				check();
 				return host.navigateTree(targetId);
 			},
 			reload: async () => {
-				host.assertActive();
+				check();
 				await host.reload();
 			},
 			getSystemPromptOptions: () => {
-				host.assertActive();
+				check();
 				return host.session.systemPromptOptions();
 			},
 		});
@@ -644,9 +766,29 @@ export class ExtensionHost {
 
 	private createReplacedContext(): ReplacedSessionContext {
 		const ctx = this.createCommandContext() as ReplacedSessionContext;
-		ctx.sendMessage = (message, options) => this.sendMessage(message, options);
-		ctx.sendUserMessage = async (content, options) => this.sendUserMessage(content, options);
+		const check = this.liveCheck();
+		ctx.sendMessage = async (message, options) => {
+			check();
+			await this.sendMessage(message, options);
+		};
+		ctx.sendUserMessage = async (content, options) => {
+			check();
+			await this.sendUserMessage(content, options);
+		};
 		return ctx;
+	}
+
+	// ---- user bash -------------------------------------------------------------------------------
+
+	/**
+	 * `!cmd` / `!!cmd` from a mode: user_bash, then the run, shown and kept as a bashExecution
+	 * message (queued for the next prompt while a run is going). A throwing handler aborts it.
+	 */
+	async runUserBash(command: string, options: UserBashOptions = {}): Promise<BashExecutionMessage> {
+		const message = await runUserBash(this.runner, command, this.session.cwd, options);
+		if (this.session.isStreaming) this.nextTurn.push(message);
+		else await this.session.addMessage(message);
+		return message;
 	}
 
 	// ---- session replacement and reload ----------------------------------------------------------
@@ -666,8 +808,7 @@ export class ExtensionHost {
 		return false;
 	}
 
-	/** Move the session's leaf to `targetId` (session_before_tree may cancel; session_tree after). */
-	async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
+	private async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
 		const sm = this.session.session;
 		if (!sm.getEntry(targetId)) throw new Error(`No entry with id ${targetId} in this session.`);
 		const oldLeafId = sm.getLeafId();
@@ -686,28 +827,42 @@ export class ExtensionHost {
 		return { cancelled: false };
 	}
 
-	/** Invalidate the old runtime, bump the module generation, load again (errors reported, not fatal). */
-	private async reloadExtensions(): Promise<void> {
+	/**
+	 * Invalidate the old runtime (stale pi/ctx, its bus listeners gone), find the extensions
+	 * again, bump the module generation and load them (errors reported, not fatal). Returns the
+	 * tool state from before, so tools keep their active state and new ones become active.
+	 */
+	private async reloadExtensions(): Promise<ToolState> {
+		const tools = this.toolState();
 		const old = this.loaded;
-		old?.runtime.invalidate();
-		if (this.entries.length === 0) return;
+		if (!old) return tools;
+		old.runtime.invalidate();
+		if (this.options.discover) {
+			try {
+				this.entries = this.options.discover();
+			} catch (error) {
+				this.runner.report("<runtime>", "reload", error);
+			}
+		}
 		const { bumpExtensionGeneration } = await import("./module-import.ts");
 		const { loadExtensions } = await import("./loader.ts");
 		bumpExtensionGeneration();
-		const next = await loadExtensions(this.entries, { cwd: this.session.cwd, eventBus: old?.eventBus });
-		// Tools of extensions that no longer register them go; built-ins come back.
-		this.session.resetTools(this.builtinToolNames);
+		const next = await loadExtensions(this.entries, { cwd: this.session.cwd, eventBus: old.eventBus });
+		for (const [name, value] of this.options.flagValues ?? []) next.runtime.flagValues.set(name, value);
+		// Tools of extensions that no longer register them go; a replaced built-in comes back.
+		this.session.resetTools(this.baseTools);
 		this.loaded = next;
 		this.runner = this.createRunner();
 		for (const error of next.errors) this.runner.report(error.path, "load", error);
 		this.options.onReloaded?.(next);
+		return tools;
 	}
 
 	/** `/reload`, `ctx.reload()`: shutdown → stale → re-import → session_start {reason: "reload"}. */
 	async reload(): Promise<void> {
 		await this.runner.emit("session_shutdown", { reason: "reload" });
-		await this.reloadExtensions();
-		await this.bind("reload");
+		const tools = await this.reloadExtensions();
+		await this.bind("reload", undefined, tools);
 	}
 
 	/** End of the process: session_shutdown {reason: "quit"}. */

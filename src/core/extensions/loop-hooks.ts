@@ -5,11 +5,15 @@ import type { AgentMessage } from "../agent/messages.ts";
 import type { ExtensionRunner } from "./runner.ts";
 import type { BoundaryResult, SessionBoundaryDraft } from "./event-types.ts";
 
-/** What the boundary needs from the session: applying drafts and judging whether a turn can follow. */
+/** What the boundary needs from the session: previews, applying drafts, judging whether a turn can follow. */
 export interface BoundarySink {
 	messages(): AgentMessage[];
-	/** Persist drafts in order; returns true when one added a message to the model's context. */
-	applyDrafts(drafts: SessionBoundaryDraft[]): boolean;
+	/** The next request's messages as they would be with `drafts` applied (the event's `context`). */
+	preview(drafts: SessionBoundaryDraft[]): AgentMessage[];
+	/** Why a well-formed draft cannot apply to this session (an unknown entry id), or undefined. */
+	problem(draft: SessionBoundaryDraft): string | undefined;
+	/** Persist drafts in order; resolves true when one added a message to the model's context. */
+	applyDrafts(drafts: SessionBoundaryDraft[]): Promise<boolean>;
 	hasQueuedMessages(): boolean;
 }
 
@@ -44,8 +48,9 @@ export interface BoundaryOutcome {
 }
 
 /**
- * turn_end / agent_before_settle: handlers add drafts and may ask to continue. Any invalid draft
- * voids all of this boundary's drafts and the continue (reported once).
+ * turn_end / agent_before_settle: each handler sees the drafts and `continue` so far and may
+ * return `{ entries, continue }` — `entries` replaces the draft list (`[...event.entries, draft]`
+ * adds one). An invalid draft is reported and voids all of this boundary's drafts and continue.
  */
 export async function runBoundary(
 	runner: ExtensionRunner,
@@ -56,12 +61,12 @@ export async function runBoundary(
 ): Promise<BoundaryOutcome> {
 	const entries = runner.entries(event);
 	if (entries.length === 0) return { continue: false };
-	const drafts: SessionBoundaryDraft[] = [];
+	let drafts: SessionBoundaryDraft[] = [];
 	let wantContinue = false;
-	let invalid: { path: string; problem: string } | undefined;
+	let invalid = false;
 	const ctx = runner.context();
 	for (const { path, handler } of entries) {
-		const preview = { messages: sink.messages(), canContinue: canContinue(drafts.some((d) => d.kind === "custom_message")) };
+		const preview = { messages: sink.preview(drafts), canContinue: canContinue(drafts.some((d) => d.kind === "custom_message")) };
 		const payload = { type: event, ...base, entries: [...drafts], continue: wantContinue, context: preview };
 		let result: BoundaryResult | undefined;
 		try {
@@ -70,19 +75,22 @@ export async function runBoundary(
 			runner.report(path, event, error);
 			continue;
 		}
-		if (!result) continue;
-		for (const draft of result.entries ?? []) {
-			const problem = draftProblem(draft);
-			if (problem && !invalid) invalid = { path, problem };
-			drafts.push(draft);
+		if (!result || typeof result !== "object") continue;
+		if (result.entries !== undefined) {
+			const list: unknown[] = Array.isArray(result.entries) ? result.entries : [result.entries];
+			const problem = Array.isArray(result.entries)
+				? list.map((d) => draftProblem(d) ?? sink.problem(d as SessionBoundaryDraft)).find((p) => p !== undefined)
+				: "entries must be an array of drafts";
+			if (problem !== undefined) {
+				if (!invalid) runner.report(path, event, new Error(`Invalid boundary draft: ${problem}. All drafts of this ${event} were discarded and it does not continue.`));
+				invalid = true;
+			}
+			drafts = list as SessionBoundaryDraft[];
 		}
 		if (result.continue !== undefined) wantContinue = result.continue === true;
 	}
-	if (invalid) {
-		runner.report(invalid.path, event, new Error(`Invalid boundary draft: ${invalid.problem}. All drafts of this ${event} were discarded.`));
-		return { continue: false };
-	}
-	const added = drafts.length > 0 ? sink.applyDrafts(drafts) : false;
+	if (invalid) return { continue: false };
+	const added = drafts.length > 0 ? await sink.applyDrafts(drafts) : false;
 	return { continue: wantContinue && canContinue(added) };
 }
 

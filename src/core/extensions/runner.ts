@@ -73,6 +73,7 @@ export class ExtensionRunner {
 	private readonly sources: HandlerSource[];
 	private readonly createContext: () => unknown;
 	private readonly onError: (report: ExtensionErrorReport) => void;
+	private ctx: unknown;
 
 	constructor(sources: HandlerSource[], createContext: () => unknown, onError: (report: ExtensionErrorReport) => void) {
 		this.sources = sources;
@@ -104,10 +105,18 @@ export class ExtensionRunner {
 		this.onError({ extensionPath, event, error: err.message, stack: err.stack });
 	}
 
-	/** Run one handler; a throw is reported and yields undefined. */
-	private async call(entry: Entry, event: string, payload: unknown, ctx: unknown): Promise<unknown> {
+	/**
+	 * Run one handler; a throw (or rejection) is reported and yields undefined. A handler that
+	 * returns synchronously is not awaited: the microtask hop would be most of a dispatch's cost.
+	 */
+	private call(entry: Entry, event: string, payload: unknown, ctx: unknown): unknown {
 		try {
-			return await entry.handler(payload, ctx);
+			const result = entry.handler(payload, ctx);
+			if (!(result instanceof Promise)) return result;
+			return result.catch((error) => {
+				this.report(entry.path, event, error);
+				return undefined;
+			});
 		} catch (error) {
 			this.report(entry.path, event, error);
 			return undefined;
@@ -119,8 +128,11 @@ export class ExtensionRunner {
 		const entries = this.snapshot(event);
 		if (entries.length === 0) return;
 		const full = { type: event, ...payload };
-		const ctx = this.createContext();
-		for (const e of entries) await this.call(e, event, full, ctx);
+		const ctx = this.context();
+		for (const e of entries) {
+			const pending = this.call(e, event, full, ctx);
+			if (pending instanceof Promise) await pending;
+		}
 	}
 
 	/**
@@ -131,7 +143,7 @@ export class ExtensionRunner {
 		const entries = this.snapshot(event);
 		if (entries.length === 0) return payload;
 		let current = { type: event, ...payload } as P;
-		const ctx = this.createContext();
+		const ctx = this.context();
 		for (const e of entries) {
 			const result = await this.call(e, event, current, ctx);
 			if (result === undefined || result === null) continue;
@@ -145,19 +157,20 @@ export class ExtensionRunner {
 	}
 
 	/**
-	 * first decision wins: `decide` returns "stop" to end the dispatch with this result. With
-	 * `rethrow`, a throwing handler ends the dispatch by throwing (tool_call, user_bash).
+	 * first decision wins: `decide` returns "stop" to end the dispatch with this result. It may
+	 * update the payload the next handler sees (input transforms chain). With `rethrow`, a
+	 * throwing handler ends the dispatch by throwing (tool_call, user_bash).
 	 */
 	async first<R>(
 		event: string,
 		payload: Record<string, unknown>,
-		decide: (result: any) => "stop" | "keep" | "ignore",
+		decide: (result: any, payload: Record<string, unknown>) => "stop" | "keep" | "ignore",
 		options: { rethrow?: boolean } = {},
 	): Promise<R | undefined> {
 		const entries = this.snapshot(event);
 		if (entries.length === 0) return undefined;
 		const full = { type: event, ...payload };
-		const ctx = this.createContext();
+		const ctx = this.context();
 		let kept: R | undefined;
 		for (const e of entries) {
 			let result: unknown;
@@ -172,7 +185,7 @@ export class ExtensionRunner {
 				result = await this.call(e, event, full, ctx);
 			}
 			if (result === undefined || result === null) continue;
-			const verdict = decide(result);
+			const verdict = decide(result, full);
 			if (verdict === "stop") return result as R;
 			if (verdict === "keep") kept = result as R;
 		}
@@ -184,7 +197,7 @@ export class ExtensionRunner {
 		const entries = this.snapshot(event);
 		if (entries.length === 0) return [];
 		const full: Record<string, unknown> = { type: event, ...payload };
-		const ctx = this.createContext();
+		const ctx = this.context();
 		const out: { path: string; result: R }[] = [];
 		for (const e of entries) {
 			const result = (await this.call(e, event, full, ctx)) as R | undefined;
@@ -204,7 +217,12 @@ export class ExtensionRunner {
 		return this.snapshot(event);
 	}
 
+	/**
+	 * The context handlers get. Built once, on the first dispatch that has handlers: it holds no
+	 * per-dispatch state (every member reads the live session and checks staleness itself), and a
+	 * runner lives exactly as long as its runtime.
+	 */
 	context(): unknown {
-		return this.createContext();
+		return (this.ctx ??= this.createContext());
 	}
 }

@@ -391,6 +391,15 @@ export type ExtensionHandler<E extends ExtensionEventName = ExtensionEventName> 
 	ctx: ExtensionContext,
 ) => ExtensionEventResult<E> | void | undefined | Promise<ExtensionEventResult<E> | void | undefined>;
 
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/**
+ * `pi.on` as one overload per event (an intersection of signatures), so a handler's return value
+ * is checked against that event's result with its literals kept: `return { action: "handled" }`
+ * type-checks without `as const`, which a single generic signature does not allow.
+ */
+export type OnEvent = UnionToIntersection<{ [E in ExtensionEventName]: (event: E, handler: ExtensionHandler<E>) => () => void }[ExtensionEventName]>;
+
 /** Session actions: on `pi` they throw until the session binds the runtime, which supplies them. */
 export interface ExtensionSessionActions {
 	sendMessage<T = unknown>(message: SendMessageInput<T>, options?: SendMessageOptions): void;
@@ -410,7 +419,7 @@ export interface ExtensionSessionActions {
 
 export interface ExtensionAPI extends ExtensionSessionActions {
 	/** Subscribe to a lifecycle event; returns an unsubscribe function. */
-	on<E extends ExtensionEventName>(event: E, handler: ExtensionHandler<E>): () => void;
+	on: OnEvent;
 	registerTool<TParams extends TSchema = TSchema, TDetails = unknown, TState = unknown>(tool: ToolDefinition<TParams, TDetails, TState>): void;
 	registerCommand(name: string, options: CommandOptions): void;
 	registerShortcut(shortcut: KeyId, options: ShortcutOptions): void;

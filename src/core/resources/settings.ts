@@ -146,15 +146,63 @@ export function readSettingsFile(path: string): SettingsFile | undefined {
 	return { path, dir: dirname(path), data: data as Settings };
 }
 
-/** The `extensions` list of a settings file, validated. */
-export function settingsExtensionPaths(file: SettingsFile | undefined): { value: string; baseDir: string }[] {
+/** A list of paths under `key` (`extensions`, `skills`, `prompts`), validated; relative to the file's folder. */
+export function settingsPathList(file: SettingsFile | undefined, key: string): { value: string; baseDir: string }[] {
 	if (!file) return [];
-	const list = file.data.extensions;
+	const list = file.data[key];
 	if (list === undefined) return [];
 	if (!Array.isArray(list) || list.some((v) => typeof v !== "string")) {
-		throw new SettingsError(file.path, `"extensions" in ${file.path} must be an array of paths (strings), relative to ${file.dir}.`);
+		throw new SettingsError(file.path, `"${key}" in ${file.path} must be an array of paths (strings), relative to ${file.dir}.`);
 	}
 	return (list as string[]).map((value) => ({ value, baseDir: file.dir }));
+}
+
+/** The `extensions` list of a settings file, validated. */
+export function settingsExtensionPaths(file: SettingsFile | undefined): { value: string; baseDir: string }[] {
+	return settingsPathList(file, "extensions");
+}
+
+/** The settings that apply to a run, highest precedence first: project (only when trusted), then user. */
+export interface RunSettings {
+	project?: SettingsFile;
+	user?: SettingsFile;
+}
+
+export function readRunSettings(cwd: string, projectTrusted: boolean): RunSettings {
+	return { project: projectTrusted ? readSettingsFile(projectSettingsPath(cwd)) : undefined, user: readSettingsFile(userSettingsPath()) };
+}
+
+/** A boolean setting: the project's value wins over the user's; a wrong type names the file. */
+export function settingBoolean(settings: RunSettings, key: string): boolean | undefined {
+	for (const file of [settings.project, settings.user]) {
+		const value = file?.data[key];
+		if (value === undefined) continue;
+		if (typeof value !== "boolean") throw new SettingsError(file!.path, `"${key}" in ${file!.path} must be true or false.`);
+		return value;
+	}
+	return undefined;
+}
+
+/**
+ * An object of numbers and booleans (`compaction`): user fields, then project fields over them.
+ * `shape` names each field's type; unknown fields are left alone, wrong types name the file.
+ */
+export function settingObject(settings: RunSettings, key: string, shape: Record<string, "number" | "boolean">): Record<string, number | boolean> {
+	const out: Record<string, number | boolean> = {};
+	for (const file of [settings.user, settings.project]) {
+		const value = file?.data[key];
+		if (value === undefined) continue;
+		if (!value || typeof value !== "object" || Array.isArray(value)) throw new SettingsError(file!.path, `"${key}" in ${file!.path} must be an object.`);
+		for (const [field, type] of Object.entries(shape)) {
+			const v = (value as Record<string, unknown>)[field];
+			if (v === undefined) continue;
+			if (typeof v !== type || (type === "number" && !(Number.isFinite(v) && (v as number) >= 0))) {
+				throw new SettingsError(file!.path, `"${key}.${field}" in ${file!.path} must be ${type === "number" ? "a number of 0 or more" : "true or false"}.`);
+			}
+			out[field] = v as number | boolean;
+		}
+	}
+	return out;
 }
 
 /** Project settings read only to show what an untrusted folder would load: errors are ignored. */

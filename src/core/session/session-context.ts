@@ -48,23 +48,28 @@ export function buildContextFromPath(path: readonly SessionEntry[]): SessionCont
 }
 
 function pushMessage(out: AgentMessage[], entry: SessionEntry): void {
+	const message = entryMessage(entry);
+	if (message) out.push(message);
+}
+
+/** The message an entry puts in the model's context, if any (compactions are handled by the path walk). */
+export function entryMessage(entry: SessionEntry): AgentMessage | undefined {
 	switch (entry.type) {
 		case "message":
-			out.push(entry.message);
-			break;
+			return entry.message;
 		case "custom_message":
-			out.push({
+			return {
 				role: "custom",
 				customType: entry.customType,
 				content: entry.content,
 				display: entry.display,
 				details: entry.details,
 				timestamp: epochMs(entry.timestamp),
-			});
-			break;
+			};
 		case "branch_summary":
-			if (entry.summary) out.push({ role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: epochMs(entry.timestamp) });
-			break;
+			return entry.summary ? { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: epochMs(entry.timestamp) } : undefined;
+		default:
+			return undefined;
 	}
 }
 

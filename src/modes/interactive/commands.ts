@@ -147,7 +147,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		description: "Name this session (/name <name>)",
 		run: async (repl, args) => {
 			const host = session(repl);
-			const name = args || (await repl.dialogs.input("Session name", undefined, { initialValue: host.session.session.getSessionName(), own: true }))?.trim();
+			const name = args || (await repl.dialogs.input("Session name", undefined, { initialValue: host.session.session.getSessionName() }))?.trim();
 			if (!name) return;
 			host.setSessionName(name);
 			repl.info(`Session name: ${name}`);

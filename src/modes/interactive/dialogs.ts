@@ -7,12 +7,6 @@ import { join } from "node:path";
 import type { DialogOptions } from "../../core/extensions/types.ts";
 import type { Terminal } from "./terminal.ts";
 
-export type DialogMethod = "select" | "confirm" | "input" | "editor";
-
-export interface DialogEvents {
-	start(method: DialogMethod, title: string): void;
-	end(method: DialogMethod, title: string, cancelled: boolean): void;
-}
 
 /** What clack needs from us: the options' common part, with a live message. */
 interface ClackCommon {
@@ -23,22 +17,19 @@ interface ClackCommon {
 export class Dialogs {
 	private queue: Promise<unknown> = Promise.resolve();
 
-	constructor(
-		private readonly terminal: Terminal,
-		private readonly events: DialogEvents,
-	) {}
+	constructor(private readonly terminal: Terminal) {}
 
 	/**
 	 * Run one dialog with the screen handed to clack; dialogs asked for meanwhile wait their turn.
-	 * Extensions hear of their own dialogs (ui_prompt_start / _end), not of the REPL's pickers.
+	 * (The host wraps an extension's dialogs in ui_prompt_start / ui_prompt_end.)
 	 */
-	private run<T>(method: DialogMethod, title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>, announce = true): Promise<T | undefined> {
-		const next = this.queue.then(() => this.open(method, title, opts, show, announce));
+	private run<T>(title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>): Promise<T | undefined> {
+		const next = this.queue.then(() => this.open(title, opts, show));
 		this.queue = next.catch(() => {});
 		return next;
 	}
 
-	private async open<T>(method: DialogMethod, title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>, announce: boolean): Promise<T | undefined> {
+	private async open<T>(title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>): Promise<T | undefined> {
 		if (opts?.signal?.aborted) return undefined;
 		const controller = new AbortController();
 		const abort = () => controller.abort();
@@ -55,23 +46,19 @@ export class Dialogs {
 			signal: controller.signal,
 		};
 		this.terminal.suspend();
-		if (announce) this.events.start(method, title);
-		let cancelled = true;
 		try {
 			const result = await show(common);
-			cancelled = typeof result === "symbol";
-			return cancelled ? undefined : (result as T);
+			return typeof result === "symbol" ? undefined : (result as T);
 		} finally {
 			clearTimeout(timer);
 			clearInterval(ticker);
 			opts?.signal?.removeEventListener("abort", abort);
 			this.terminal.resume();
-			if (announce) this.events.end(method, title, cancelled);
 		}
 	}
 
 	select(title: string, options: string[], opts?: DialogOptions): Promise<string | undefined> {
-		return this.run<string>("select", title, opts, async (common) => {
+		return this.run<string>(title, opts, async (common) => {
 			const { select } = await import("@clack/prompts");
 			return select(withMessage(common, { options: options.map((o) => ({ value: o, label: o })), maxItems: 12 }));
 		});
@@ -79,42 +66,29 @@ export class Dialogs {
 
 	/** The REPL's own pickers: options with a value, label and hint. */
 	pick<T>(title: string, options: { value: T; label: string; hint?: string }[], initialValue?: T): Promise<T | undefined> {
-		return this.run<T>(
-			"select",
-			title,
-			undefined,
-			async (common) => {
-				const { select } = await import("@clack/prompts");
-				return select<T>(withMessage(common, { options: options as never, initialValue, maxItems: 12 }));
-			},
-			false,
-		);
+		return this.run<T>(title, undefined, async (common) => {
+			const { select } = await import("@clack/prompts");
+			return select<T>(withMessage(common, { options: options as never, initialValue, maxItems: 12 }));
+		});
 	}
 
 	async confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean> {
-		const answer = await this.run<boolean>("confirm", title, opts, async (common) => {
+		const answer = await this.run<boolean>(title, opts, async (common) => {
 			const { confirm } = await import("@clack/prompts");
 			return confirm(withMessage(common, { initialValue: false }, message));
 		});
 		return answer ?? false;
 	}
 
-	/** `own`: the REPL asking (/name), not an extension. */
-	input(title: string, placeholder?: string, opts?: DialogOptions & { initialValue?: string; own?: boolean }): Promise<string | undefined> {
-		return this.run<string>(
-			"input",
-			title,
-			opts,
-			async (common) => {
-				const { text } = await import("@clack/prompts");
-				return text(withMessage(common, { placeholder, initialValue: opts?.initialValue }));
-			},
-			!opts?.own,
-		);
+	input(title: string, placeholder?: string, opts?: DialogOptions & { initialValue?: string }): Promise<string | undefined> {
+		return this.run<string>(title, opts, async (common) => {
+			const { text } = await import("@clack/prompts");
+			return text(withMessage(common, { placeholder, initialValue: opts?.initialValue }));
+		});
 	}
 
-	/** $VISUAL / $EDITOR on a temp file, else a multi-line prompt. `own`: the REPL asking (ctrl+g). */
-	editor(title: string, prefill = "", own = false): Promise<string | undefined> {
+	/** $VISUAL / $EDITOR on a temp file, else a multi-line prompt. */
+	editor(title: string, prefill = ""): Promise<string | undefined> {
 		const command = process.env.VISUAL || process.env.EDITOR;
 		const show = command
 			? async () => externalEditor(command, prefill)
@@ -122,7 +96,7 @@ export class Dialogs {
 					const { multiline } = await import("@clack/prompts");
 					return multiline(withMessage(common, { initialValue: prefill }));
 				};
-		return this.run<string>("editor", title, undefined, show, !own);
+		return this.run<string>(title, undefined, show);
 	}
 }
 

@@ -7,13 +7,12 @@ import { createAgentSession, type CreateAgentSessionOptions } from "../../core/s
 import { noModelMessage } from "../../core/providers/model-resolver.ts";
 import type { ExtensionErrorReport } from "../../core/extensions/runner.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
-import { loadContextFiles } from "../../core/resources/context-files.ts";
 import { projectSettingsPath, readSettingsFile, userSettingsPath } from "../../core/resources/settings.ts";
 import { mark } from "../../core/timing.ts";
 import { builtinNames } from "./commands.ts";
 import { Keymap } from "./keymap.ts";
 import { Repl } from "./repl.ts";
-import { contextLabel, startupIssues, startupLines } from "./startup.ts";
+import { startupIssues, startupLines } from "./startup.ts";
 import type { StartupIssue } from "./startup-list.ts";
 import { Terminal } from "./terminal.ts";
 import { createInteractiveUI } from "./ui-context.ts";
@@ -64,16 +63,13 @@ function redirectConsole(repl: Repl): () => void {
 export async function runInteractiveMode(options: InteractiveModeOptions): Promise<number> {
 	const cwd = resolve(options.session.cwd ?? process.cwd());
 	const extensions = options.session.extensions?.loaded?.extensions ?? [];
-	const context = options.session.noContextFiles ? [] : loadContextFiles(cwd).map((f) => contextLabel(f.path, cwd));
 	const issues = options.issues ?? [];
 	const terminal = new Terminal();
-	const repl = new Repl({ terminal, cwd, expanded: options.verbose ?? false, context, startupIssues: issues, extensions });
+	const repl = new Repl({ terminal, cwd, expanded: options.verbose ?? false, startupIssues: issues, extensions });
 
-	// The list comes first: session_start handlers may already notify.
-	const quiet = !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false);
-	terminal.print(startupLines({ extensions, issues: startupIssues(extensions, issues, builtinNames), context, expanded: repl.expanded, quiet }));
-
-	const { session, host, registry, warnings } = await createAgentSession({
+	// The list comes first; what session_start handlers print waits until it is out.
+	terminal.hold();
+	const { session, host, registry, warnings, resources } = await createAgentSession({
 		...options.session,
 		cwd,
 		mode: "interactive",
@@ -85,6 +81,8 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 	});
 	repl.host = host;
 	mark("create session");
+	const quiet = !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false);
+	terminal.release(startupLines({ extensions, issues: startupIssues(extensions, issues, builtinNames), resources, expanded: repl.expanded, quiet }));
 	session.session.setWriteErrorHandler((error) => repl.warn(error.message));
 	// Without a model it still starts; the warning says how to configure one.
 	const [noModel, ...howTo] = noModelMessage(registry).split("\n");

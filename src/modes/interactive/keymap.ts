@@ -91,7 +91,7 @@ export class Keymap {
 				return;
 			case "ctrl+g":
 				void repl.guard(async () => {
-					const text = await repl.dialogs.editor("Edit the message", repl.editor.text, true);
+					const text = await repl.dialogs.editor("Edit the message", repl.editor.text);
 					if (text !== undefined) repl.editor.setText(text);
 				});
 				return;

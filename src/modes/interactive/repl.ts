@@ -23,8 +23,6 @@ export interface ReplOptions {
 	cwd: string;
 	/** ctrl+o state at start (`--verbose`). */
 	expanded: boolean;
-	/** Context files as labelled in `[Context]`. */
-	context: string[];
 	/** Issues found while starting (discovery warnings, duplicate commands). */
 	startupIssues: StartupIssue[];
 	/** The extensions loaded at start-up, until the host (which owns them from then on) is bound. */
@@ -74,10 +72,7 @@ export class Repl implements RenderSurface {
 			() => this.commandEntries(),
 			() => this.redraw(),
 		);
-		this.dialogs = new Dialogs(this.terminal, {
-			start: (method, title) => void this.host?.emitModeEvent("ui_prompt_start", { method, title }),
-			end: (method, title, cancelled) => void this.host?.emitModeEvent("ui_prompt_end", { method, title, cancelled }),
-		});
+		this.dialogs = new Dialogs(this.terminal);
 		this.done = new Promise((resolve) => (this.finish = resolve));
 		this.terminal.setFrame(() => this.frame());
 	}
@@ -147,7 +142,7 @@ export class Repl implements RenderSurface {
 		const lines = startupLines({
 			extensions,
 			issues: startupIssues(extensions, this.options.startupIssues, builtinNames),
-			context: this.options.context,
+			resources: this.host?.resources,
 			expanded,
 		});
 		return lines.slice(2);
@@ -175,11 +170,15 @@ export class Repl implements RenderSurface {
 
 	// ---- commands and completion -----------------------------------------------------------------
 
+	/** Built-ins, extension commands (not those a built-in hides), prompt templates, skills. */
 	private commandEntries(): CommandEntry[] {
 		const extension = (this.host?.resolvedCommands() ?? [])
 			.filter((c) => !builtinNames.has(c.invocationName))
 			.map((c) => ({ name: c.invocationName, description: c.description, marker: SCOPE_MARKERS[c.sourceInfo.scope], getArgumentCompletions: c.getArgumentCompletions }));
-		return [...builtinEntries(), ...extension];
+		const resources = (this.host?.resources?.commandInfos() ?? [])
+			.filter((c) => !builtinNames.has(c.name))
+			.map((c) => ({ name: c.name, description: c.description, marker: SCOPE_MARKERS[c.sourceInfo.scope] }));
+		return [...builtinEntries(), ...extension, ...resources];
 	}
 
 	/** Enter (or Alt+Enter: a follow-up while streaming). */
@@ -248,7 +247,8 @@ export class Repl implements RenderSurface {
 		const bash = { controller: new AbortController(), tail: [] as string[] };
 		this.bash = bash;
 		try {
-			const message = await host.runUserBash(command, exclude, {
+			const message = await host.runUserBash(command, {
+				excludeFromContext: exclude,
 				signal: bash.controller.signal,
 				onOutput: (output) => {
 					bash.tail = output.replace(/\n$/, "").split("\n").slice(-5);

@@ -152,7 +152,7 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 			const entry = sm.getEntry(picked);
 			const userText = entry?.type === "message" && entry.message.role === "user" ? contentText(entry.message.content) : undefined;
 			const target = userText !== undefined && entry?.parentId ? entry.parentId : picked;
-			const { cancelled } = await host.navigateTree(target);
+			const { cancelled } = await host.createCommandContext().navigateTree(target);
 			if (cancelled) {
 				repl.info("Move cancelled by an extension.");
 				return;

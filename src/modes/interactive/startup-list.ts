@@ -1,5 +1,5 @@
-// The start-up list of SPEC §9 as plain lines: header, `[Context]`, `[Extensions]` compact or
-// expanded, and `[Extension issues]`. Pure, so the REPL (ctrl+o) and `--verbose` print the same thing.
+// The start-up list of SPEC §9 as plain lines: header, `[Extensions]` compact or expanded, and
+// `[Extension issues]`. Pure, so the REPL (ctrl+o) and `--verbose` print the same thing.
 import { tildify } from "../../config.ts";
 import type { ExtensionGroup } from "../../core/extensions/discovery.ts";
 
@@ -20,8 +20,6 @@ export interface StartupListInput {
 	version: string;
 	/** The key-hints line under the header (interactive only). */
 	hints?: string;
-	/** Context files (AGENTS.md, CLAUDE.md) as they should be shown. Default none. */
-	context?: string[];
 	extensions: StartupListExtension[];
 	issues: StartupIssue[];
 	expanded: boolean;
@@ -50,29 +48,32 @@ export function compactLabels(paths: string[]): string[] {
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** `[Extensions]`: compact labels on one line, or grouped project / user / path. Empty: no lines. */
+export function extensionLines(extensions: StartupListExtension[], expanded: boolean): string[] {
+	if (extensions.length === 0) return [];
+	const lines = ["", "[Extensions]"];
+	if (!expanded) {
+		lines.push(`  ${compactLabels(extensions.map((e) => e.path)).sort(byText).join(", ")}`);
+		return lines;
+	}
+	for (const group of GROUPS) {
+		const paths = extensions.filter((e) => e.group === group).map((e) => tildify(dropIndex(e.path)));
+		if (paths.length === 0) continue;
+		lines.push(`  ${group}`, ...paths.sort(byText).map((p) => `    ${p}`));
+	}
+	return lines;
+}
+
+/** `[Extension issues]`: two lines per issue. Empty: no lines. */
+export function issueLines(issues: StartupIssue[]): string[] {
+	if (issues.length === 0) return [];
+	const lines = ["", "[Extension issues]"];
+	for (const issue of issues) lines.push(`  ${ISSUE_LABELS[issue.group]} ${tildify(issue.path)}`, `    ${issue.message}`);
+	return lines;
+}
+
 export function renderStartupList(input: StartupListInput): string[] {
 	const lines = [` ${input.appName} v${input.version}`];
 	if (input.hints) lines.push(` ${input.hints}`);
-	if (input.context && input.context.length > 0) {
-		lines.push("", "[Context]");
-		if (input.expanded) lines.push(...input.context.map((c) => `  ${c}`));
-		else lines.push(`  ${input.context.join(", ")}`);
-	}
-	if (input.extensions.length > 0) {
-		lines.push("", "[Extensions]");
-		if (!input.expanded) {
-			lines.push(`  ${compactLabels(input.extensions.map((e) => e.path)).sort(byText).join(", ")}`);
-		} else {
-			for (const group of GROUPS) {
-				const paths = input.extensions.filter((e) => e.group === group).map((e) => tildify(dropIndex(e.path)));
-				if (paths.length === 0) continue;
-				lines.push(`  ${group}`, ...paths.sort(byText).map((p) => `    ${p}`));
-			}
-		}
-	}
-	if (input.issues.length > 0) {
-		lines.push("", "[Extension issues]");
-		for (const issue of input.issues) lines.push(`  ${ISSUE_LABELS[issue.group]} ${tildify(issue.path)}`, `    ${issue.message}`);
-	}
-	return lines;
+	return [...lines, ...extensionLines(input.extensions, input.expanded), ...issueLines(input.issues)];
 }

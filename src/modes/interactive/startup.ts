@@ -1,13 +1,13 @@
-// What the REPL prints before the first prompt (SPEC §9, reference §6): header and hints,
-// `[Context]`, `[Extensions]` compact or expanded, and `[Extension issues]` — start-up issues plus
-// extension commands hidden by built-ins and refused or contested shortcuts.
-import { relative } from "node:path";
-import { APP_NAME, tildify, VERSION } from "../../config.ts";
+// What the REPL prints before the first prompt (SPEC §9, reference §6): header and hints, the
+// resource sections, `[Extensions]` compact or expanded, and `[Extension issues]` — start-up issues
+// plus extension commands hidden by built-ins and refused or contested shortcuts.
+import { APP_NAME, VERSION } from "../../config.ts";
 import { resolveCommandNames } from "../../core/extensions/commands.ts";
 import type { ExtensionGroup } from "../../core/extensions/discovery.ts";
 import type { Extension } from "../../core/extensions/types.ts";
 import { resolveShortcuts } from "./shortcuts.ts";
-import { renderStartupList, type StartupIssue } from "./startup-list.ts";
+import { resourceConflictSections, resourceSections, sectionLines, type ResourceSectionsInput } from "./resource-sections.ts";
+import { extensionLines, issueLines, type StartupIssue } from "./startup-list.ts";
 
 export const HINTS = "escape interrupt · ctrl+c/ctrl+d clear/exit · / commands · ! bash · ctrl+o more";
 
@@ -38,33 +38,31 @@ export function startupIssues(extensions: Extension[], base: StartupIssue[], bui
 	return [...base, ...builtinConflicts(extensions, builtins), ...shortcuts];
 }
 
-/** A context file as shown: relative to cwd when inside it, else with `~`. */
-export function contextLabel(path: string, cwd: string): string {
-	const rel = relative(cwd, path);
-	return rel && !rel.startsWith("..") ? rel : tildify(path);
-}
-
 export interface StartupView {
 	extensions: Extension[];
 	issues: StartupIssue[];
-	/** Context files, already labelled. */
-	context: string[];
+	/** Context files, skills, prompt templates and their conflicts (the session's resource set). */
+	resources?: ResourceSectionsInput;
 	expanded: boolean;
-	/** `quietStartup`: only issues are shown. */
+	/** `quietStartup`: only problems (conflicts, issues) are shown. */
 	quiet?: boolean;
 }
 
+/**
+ * In pi's order (reference §6.1): header and hints, `[Context]`, `[Skills]`, `[Prompts]`,
+ * `[Extensions]`, then `[Skill conflicts]`, `[Prompt conflicts]`, `[Extension issues]`.
+ */
 export function startupLines(view: StartupView): string[] {
-	const lines = renderStartupList({
-		appName: APP_NAME,
-		version: VERSION,
-		hints: HINTS,
-		context: view.context,
-		extensions: view.extensions.map((e) => ({ path: e.resolvedPath, group: groupOf(e) })),
-		issues: view.issues,
-		expanded: view.expanded,
-	});
-	if (!view.quiet) return lines;
-	const at = lines.indexOf("[Extension issues]");
-	return at < 0 ? [] : lines.slice(at);
+	const problems = [...(view.resources ? sectionLines(resourceConflictSections(view.resources)) : []), ...issueLines(view.issues)];
+	if (view.quiet) return problems;
+	return [
+		` ${APP_NAME} v${VERSION}`,
+		` ${HINTS}`,
+		...(view.resources ? sectionLines(resourceSections(view.resources, view.expanded)) : []),
+		...extensionLines(
+			view.extensions.map((e) => ({ path: e.resolvedPath, group: groupOf(e) })),
+			view.expanded,
+		),
+		...problems,
+	];
 }

@@ -23,6 +23,8 @@ export class Terminal {
 	private cursorRow = 0;
 	private suspended = false;
 	private queued: string[] = [];
+	/** Output held back until `release` (what extensions print while the session starts). */
+	private held: string[] | undefined;
 	private frame: () => LiveFrame = () => ({ lines: [] });
 	private dataListener: ((data: string) => void) | undefined;
 	private started = false;
@@ -146,12 +148,31 @@ export class Terminal {
 	/** Print finished lines above the live region (queued while a dialog owns the screen). */
 	print(lines: string[]): void {
 		if (lines.length === 0) return;
+		if (this.held) {
+			this.held.push(...lines);
+			return;
+		}
 		this.hasOutput = true;
 		if (this.suspended) {
 			this.queued.push(...lines);
 			return;
 		}
 		this.write(`${ESC}?25l${this.eraseSequence()}${lines.map((l) => `${l}\r\n`).join("")}${this.drawSequence()}${ESC}?25h`);
+	}
+
+	/** Hold printed lines back until `release` (so the start-up list can come first). */
+	hold(): void {
+		this.held ??= [];
+	}
+
+	/** Print `first`, then whatever was held back. */
+	release(first: string[]): void {
+		const held = this.held ?? [];
+		this.held = undefined;
+		// Blocks printed while held did not know the list would come before them.
+		if (first.length > 0 && held.length > 0 && held[0] !== "") held.unshift("");
+		this.print(first);
+		this.print(held);
 	}
 
 	/** Write raw bytes (an OSC title) without touching the live region. */

@@ -1,0 +1,59 @@
+// ctx.ui as handlers get it: a dialog's `timeout` and `signal` resolve it to its default in every
+// mode, and ui_prompt_start / ui_prompt_end surround each dialog a person is shown (SPEC §6, §7).
+import type { DialogOptions, ExtensionUIContext } from "./types.ts";
+
+type DialogMethod = "select" | "confirm" | "input" | "editor";
+
+export interface DialogEventSink {
+	/** Whether dialogs reach a person; without one no prompt events fire. */
+	hasUI(): boolean;
+	emit(event: "ui_prompt_start" | "ui_prompt_end", payload: { method: DialogMethod; title: string; cancelled?: boolean }): Promise<void>;
+}
+
+/** Resolve `ask()` unless the timeout or the signal comes first; then `fallback`, cancelled. */
+async function race<T>(ask: () => Promise<T>, fallback: T, options: DialogOptions | undefined): Promise<{ value: T; cancelled: boolean }> {
+	const { signal, timeout } = options ?? {};
+	if (signal?.aborted) return { value: fallback, cancelled: true };
+	if (!signal && !(timeout && timeout > 0)) {
+		const value = await ask();
+		return { value, cancelled: value === undefined };
+	}
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let onAbort: (() => void) | undefined;
+	const stop = new Promise<{ value: T; cancelled: boolean }>((resolve) => {
+		const cancel = () => resolve({ value: fallback, cancelled: true });
+		if (timeout && timeout > 0) timer = setTimeout(cancel, timeout);
+		onAbort = cancel;
+		signal?.addEventListener("abort", onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([ask().then((value) => ({ value, cancelled: value === undefined })), stop]);
+	} finally {
+		clearTimeout(timer);
+		if (onAbort) signal?.removeEventListener("abort", onAbort);
+	}
+}
+
+/** Wrap a mode's UI; everything but the four dialogs passes straight through. */
+export function withDialogEvents(ui: ExtensionUIContext, sink: DialogEventSink): ExtensionUIContext {
+	const dialog = async <T>(method: DialogMethod, title: string, fallback: T, options: DialogOptions | undefined, ask: () => Promise<T>): Promise<T> => {
+		const shown = sink.hasUI();
+		if (shown) await sink.emit("ui_prompt_start", { method, title });
+		const { value, cancelled } = await race(ask, fallback, options);
+		if (shown) await sink.emit("ui_prompt_end", { method, title, cancelled });
+		return value;
+	};
+	const dialogs: Partial<ExtensionUIContext> = {
+		select: (title, options, opts) => dialog("select", title, undefined, opts, () => ui.select(title, options, opts)),
+		confirm: (title, message, opts) => dialog("confirm", title, false, opts, () => ui.confirm(title, message, opts)),
+		input: (title, placeholder, opts) => dialog("input", title, undefined, opts, () => ui.input(title, placeholder, opts)),
+		editor: (title, prefill) => dialog("editor", title, undefined, undefined, () => ui.editor(title, prefill)),
+	};
+	return new Proxy(ui, {
+		get(target, prop) {
+			if (typeof prop === "string" && prop in dialogs) return dialogs[prop as keyof typeof dialogs];
+			const value = Reflect.get(target, prop, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}

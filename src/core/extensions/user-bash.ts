@@ -1,0 +1,48 @@
+// `!cmd` typed by a person (interactive and rpc modes): user_bash may hand over an executor or the
+// whole result, else the command runs locally; output streams as bash_execution_update, and the
+// run becomes a bashExecution message (SPEC §6, reference §2.2). A throwing handler aborts it.
+import type { BashExecutionMessage } from "../agent/messages.ts";
+import { executeBash } from "../tools/bash.ts";
+import type { UserBashEventResult, UserBashResult } from "./event-types.ts";
+import type { ExtensionRunner } from "./runner.ts";
+
+export interface UserBashOptions {
+	/** `!!cmd`: shown, but kept out of the model's context. */
+	excludeFromContext?: boolean;
+	signal?: AbortSignal;
+	/** The output so far (its tail within the limits), for the mode to show while it runs. */
+	onOutput?: (output: string) => void;
+}
+
+export async function runUserBash(runner: ExtensionRunner, command: string, cwd: string, options: UserBashOptions = {}): Promise<BashExecutionMessage> {
+	const excludeFromContext = options.excludeFromContext ?? false;
+	const decided = runner.has("user_bash")
+		? await runner.first<UserBashEventResult>("user_bash", { command, excludeFromContext, cwd }, (r) => (r.operations || r.result ? "stop" : "ignore"), { rethrow: true })
+		: undefined;
+	if (decided?.operations && typeof decided.operations.exec !== "function") throw new Error("user_bash: a handler returned operations without an exec(command, cwd, options) function");
+	let result: UserBashResult;
+	if (decided?.result) {
+		result = decided.result;
+	} else {
+		const updates = runner.has("bash_execution_update");
+		const onOutput =
+			updates || options.onOutput
+				? (tail: { content: string }) => {
+						options.onOutput?.(tail.content);
+						if (updates) void runner.emit("bash_execution_update", { command, output: tail.content });
+					}
+				: undefined;
+		result = await executeBash(command, { cwd, operations: decided?.operations, signal: options.signal, onOutput });
+	}
+	return {
+		role: "bashExecution",
+		command,
+		output: result.output,
+		exitCode: result.exitCode,
+		cancelled: result.cancelled,
+		truncated: result.truncated,
+		...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+		...(excludeFromContext ? { excludeFromContext: true } : {}),
+		timestamp: Date.now(),
+	};
+}
