@@ -73,7 +73,6 @@ async function run(args: Args): Promise<number> {
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
 		return 0;
 	}
-	if (mode === "interactive") throw new UserError("Interactive mode is not implemented yet; use -p for now.");
 	if (mode === "rpc") {
 		if (started.loaded) redirectStdoutToStderr();
 		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
@@ -81,11 +80,15 @@ async function run(args: Args): Promise<number> {
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
-	const stdin = isTerminal(0) ? undefined : await readPipedStdin();
+	const stdin = mode === "interactive" || isTerminal(0) ? undefined : await readPipedStdin();
 	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
 	const first = [files.text, stdin?.trimEnd(), args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
 	mark("read prompt");
+	if (mode === "interactive") {
+		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
+		return runInteractiveMode({ session: sessionOptions(args, started, registry, cwd), issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
+	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
 	if (started.loaded) redirectStdoutToStderr();

@@ -3,57 +3,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { agentBinary, TempWorld } from "../support/agent.ts";
+import { TempWorld } from "../support/agent.ts";
+import { hasTmux, Terminal } from "../support/terminal.ts";
 
-const hasTmux = Bun.which("tmux") !== null;
-
-/** One tmux server per test on a private socket; `await using` kills that server only. */
-class Terminal implements AsyncDisposable {
-	private readonly socket = `agent-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
-
-	constructor(world: TempWorld, argv: string[] = []) {
-		const env = Object.entries(world.environment({ TERM: "xterm-256color" }))
-			.map(([k, v]) => `${k}=${shellQuote(v)}`)
-			.join(" ");
-		const command = `env -i ${env} ${shellQuote(agentBinary())} ${argv.map(shellQuote).join(" ")}; echo EXIT=$?; sleep 60`;
-		this.tmux(["new-session", "-d", "-x", "120", "-y", "40", "-c", world.cwd, command]);
-	}
-
-	private tmux(args: string[]): string {
-		const r = Bun.spawnSync(["tmux", "-L", this.socket, ...args], { stdout: "pipe", stderr: "pipe" });
-		return r.stdout.toString();
-	}
-
-	screen(): string {
-		return this.tmux(["capture-pane", "-p"])
-			.split("\n")
-			.map((l) => l.trimEnd())
-			.join("\n")
-			.trim();
-	}
-
-	keys(...keys: string[]): void {
-		this.tmux(["send-keys", ...keys]);
-	}
-
-	/** Wait until the screen contains `text` (fails with the screen after 15 s). */
-	async waitFor(text: string): Promise<string> {
-		for (let i = 0; i < 300; i++) {
-			const s = this.screen();
-			if (s.includes(text)) return s;
-			await Bun.sleep(50);
-		}
-		throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${this.screen()}`);
-	}
-
-	async [Symbol.asyncDispose](): Promise<void> {
-		this.tmux(["kill-server"]);
-	}
-}
-
-function shellQuote(s: string): string {
-	return `'${s.replace(/'/g, "'\\''")}'`;
-}
+/** Each test starts the REPL in tmux and waits on the screen; bun's default is 5 s. */
+const TIMEOUT = 30_000;
 
 function promptWorld(): TempWorld {
 	const world = new TempWorld();
@@ -92,11 +46,15 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		expect(screen).toStartWith("loaded user code");
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
 		term.keys("Up", "Up", "Enter");
-		const after = await term.waitFor("EXIT=");
-		expect(after).toEndWith("loaded project code\nloaded user code\nError: Interactive mode is not implemented yet; use -p for now.\nEXIT=1");
+		// The second pass loads project code first, then the REPL starts with both listed.
+		const ready = await term.waitFor("Warning: No model is configured");
+		expect(ready).toContain("loaded project code\nloaded user code\n agent v");
+		expect(ready).toContain("[Extensions]\n  guard.ts, mine.ts, tools\n");
+		term.keys("C-d");
+		expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(true);
 		expect(await savedTrust(world)).toEqual({ [world.cwd]: { trusted: true, decidedAt: expect.any(String) } as never });
-	});
+	}, TIMEOUT);
 
 	test("Ctrl+C exits 130 having run no project code and saved nothing", async () => {
 		await using world = promptWorld();
@@ -107,17 +65,17 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		expect(after).toEndWith("Error: Cancelled: no project code was run.\nEXIT=130");
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
 		expect(await savedTrust(world)).toBeUndefined();
-	});
+	}, TIMEOUT);
 
 	test("Trust the parent folder saves the parent", async () => {
 		await using world = promptWorld();
 		await using term = new Terminal(world);
 		await term.waitFor("Don't trust");
 		term.keys("Up", "Enter");
-		await term.waitFor("EXIT=1");
+		await term.waitFor("[Extensions]");
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(true);
 		expect(Object.keys((await savedTrust(world))!)).toEqual([dirname(world.cwd)]);
-	});
+	}, TIMEOUT);
 
 	test("Don't trust is saved: no project code, and the next start does not ask again", async () => {
 		await using world = promptWorld();
@@ -125,16 +83,18 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 			await using term = new Terminal(world);
 			await term.waitFor("Don't trust");
 			term.keys("Enter");
-			const after = await term.waitFor("EXIT=");
-			expect(after).toEndWith("Error: Interactive mode is not implemented yet; use -p for now.\nEXIT=1");
+			const ready = await term.waitFor("Warning: No model is configured");
+			expect(ready).toContain("[Extensions]\n  mine.ts\n");
+			term.keys("C-d");
+			expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
 		}
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
 		expect((await savedTrust(world))![world.cwd]!.trusted).toBe(false);
 		await using again = new Terminal(world);
-		const screen = await again.waitFor("EXIT=");
+		const screen = await again.waitFor("[Extensions]");
 		expect(screen).not.toContain("Trust project folder?");
 		expect(screen).toContain(`Skipped 2 project extensions in ${join(world.cwd, ".agent/extensions")}: folder not trusted`);
-	});
+	}, TIMEOUT);
 
 	test("a project with only skills and prompt templates asks too, listing those folders", async () => {
 		await using world = new TempWorld();
@@ -146,9 +106,11 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 			["◆  Trust project folder?", `│  ${world.cwd}`, "│", "│  Project skills and prompt templates the model would follow:", "│    .agent/skills", "│    .agent/prompts", "│  ○ Trust this folder"].join("\n"),
 		);
 		term.keys("Up", "Up", "Enter");
-		await term.waitFor("EXIT=");
+		await term.waitFor("agent v");
+		term.keys("C-d");
+		expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
 		expect((await savedTrust(world))![world.cwd]!.trusted).toBe(true);
-	});
+	}, TIMEOUT);
 
 	test("-p never prompts, even in a terminal", async () => {
 		await using world = promptWorld();
@@ -156,5 +118,5 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		const screen = await term.waitFor("EXIT=");
 		expect(screen).not.toContain("Trust project folder?");
 		expect(screen).toContain("Skipped 2 project extensions");
-	});
+	}, TIMEOUT);
 });

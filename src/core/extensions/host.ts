@@ -2,7 +2,7 @@
 // contexts handlers receive, extension tools and commands, the loop hooks, session replacement
 // and reload. Modes hand it their UI and an error sink; it knows nothing else of them.
 import type { AgentSession, AgentSessionEvent } from "../agent-session.ts";
-import type { AgentMessage } from "../agent/messages.ts";
+import type { AgentMessage, CustomMessage } from "../agent/messages.ts";
 import { executeToolCall } from "../agent/loop.ts";
 import type { ModelRegistry } from "../providers/registry.ts";
 import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";
@@ -125,6 +125,7 @@ export class ExtensionHost {
 	private nextTurn: AgentMessage[] = [];
 	/** Commands an extension queued with sendUserMessage("/cmd", {deliverAs}) while a run was going. */
 	private queuedCommands: string[] = [];
+	/** `!cmd` runs that finished while the agent was streaming; they join once the run ends. */
 	private unsubscribe: (() => void) | undefined;
 	/** Prompt runs starting or going, including those extensions started without awaiting (waitForIdle). */
 	private busy = 0;
@@ -274,10 +275,7 @@ export class ExtensionHost {
 			appendEntry: (customType, data) => {
 				session.session.appendCustomEntry(customType, data);
 			},
-			setSessionName: (name) => {
-				session.setSessionName(name);
-				void this.runner.emit("session_info_changed", { name });
-			},
+			setSessionName: (name) => this.setSessionName(name),
 			getSessionName: () => session.session.getSessionName(),
 			setLabel: (entryId, label) => {
 				session.session.appendLabelChange(entryId, label);
@@ -304,6 +302,11 @@ export class ExtensionHost {
 		// The level the new model supports (a model that does not reason runs with thinking off).
 		this.setThinkingLevel(this.session.thinkingLevel);
 		return true;
+	}
+
+	setSessionName(name: string): void {
+		this.session.setSessionName(name);
+		void this.runner.emit("session_info_changed", { name });
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
@@ -805,7 +808,8 @@ export class ExtensionHost {
 		return false;
 	}
 
-	private async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
+	/** Move the session's leaf to `targetId` (session_before_tree may cancel; session_tree after). */
+	async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
 		const sm = this.session.session;
 		if (!sm.getEntry(targetId)) throw new Error(`No entry with id ${targetId} in this session.`);
 		const oldLeafId = sm.getLeafId();

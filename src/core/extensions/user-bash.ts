@@ -10,6 +10,8 @@ export interface UserBashOptions {
 	/** `!!cmd`: shown, but kept out of the model's context. */
 	excludeFromContext?: boolean;
 	signal?: AbortSignal;
+	/** The output so far (its tail within the limits), as it arrives. */
+	onOutput?: (output: string) => void;
 }
 
 export async function runUserBash(runner: ExtensionRunner, command: string, cwd: string, options: UserBashOptions = {}): Promise<BashExecutionMessage> {
@@ -22,7 +24,14 @@ export async function runUserBash(runner: ExtensionRunner, command: string, cwd:
 	if (decided?.result) {
 		result = decided.result;
 	} else {
-		const onOutput = runner.has("bash_execution_update") ? (tail: { content: string }) => void runner.emit("bash_execution_update", { command, output: tail.content }) : undefined;
+		const update = runner.has("bash_execution_update");
+		const onOutput =
+			update || options.onOutput
+				? (tail: { content: string }) => {
+						options.onOutput?.(tail.content);
+						if (update) void runner.emit("bash_execution_update", { command, output: tail.content });
+					}
+				: undefined;
 		result = await executeBash(command, { cwd, operations: decided?.operations, signal: options.signal, onOutput });
 	}
 	return {

@@ -1,5 +1,5 @@
-// The start-up list of SPEC §9 as plain lines: header, `[Extensions]` compact or expanded, and
-// `[Extension issues]`. Pure, so the REPL (ctrl+o) and `--verbose` print the same thing.
+// The start-up list of SPEC §9 as plain lines: header, `[Context]`, `[Extensions]` compact or
+// expanded, and `[Extension issues]`. Pure, so the REPL (ctrl+o) and `--verbose` print the same thing.
 import { tildify } from "../../config.ts";
 import type { ExtensionGroup } from "../../core/extensions/discovery.ts";
 
@@ -20,6 +20,8 @@ export interface StartupListInput {
 	version: string;
 	/** The key-hints line under the header (interactive only). */
 	hints?: string;
+	/** Context files (AGENTS.md, CLAUDE.md) as they should be shown. Default none. */
+	context?: string[];
 	extensions: StartupListExtension[];
 	issues: StartupIssue[];
 	expanded: boolean;
@@ -51,6 +53,11 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function renderStartupList(input: StartupListInput): string[] {
 	const lines = [` ${input.appName} v${input.version}`];
 	if (input.hints) lines.push(` ${input.hints}`);
+	if (input.context && input.context.length > 0) {
+		lines.push("", "[Context]");
+		if (input.expanded) lines.push(...input.context.map((c) => `  ${c}`));
+		else lines.push(`  ${input.context.join(", ")}`);
+	}
 	if (input.extensions.length > 0) {
 		lines.push("", "[Extensions]");
 		if (!input.expanded) {

@@ -1,0 +1,186 @@
+// The REPL's built-in slash commands (SPEC §10). They exist only here, and win over an extension
+// command of the same name. Session-moving ones (/new, /resume, /fork, /tree) live in session-commands.ts.
+import pc from "picocolors";
+import { tildify } from "../../config.ts";
+import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../core/providers/types.ts";
+import type { CommandEntry } from "./completion.ts";
+import { SCOPE_MARKERS } from "./completion.ts";
+import type { Repl } from "./repl.ts";
+import { SESSION_COMMANDS } from "./session-commands.ts";
+
+export interface BuiltinCommand {
+	name: string;
+	description: string;
+	run(repl: Repl, args: string): Promise<void> | void;
+	getArgumentCompletions?: CommandEntry["getArgumentCompletions"];
+}
+
+const MARGIN = " ";
+
+function session(repl: Repl) {
+	const host = repl.host;
+	if (!host) throw new Error("The session is not ready yet.");
+	return host;
+}
+
+async function chooseModel(repl: Repl, search: string): Promise<void> {
+	const host = session(repl);
+	const q = search.toLowerCase();
+	const models = host.registry.getAvailable().filter((m) => !q || `${m.provider}/${m.id} ${m.name}`.toLowerCase().includes(q));
+	if (models.length === 0) {
+		repl.error(search ? `No available model matches "${search}".` : "No models available: configure a provider first (see the warning at start-up).");
+		return;
+	}
+	const current = host.session.model;
+	const picked: Model | undefined =
+		models.length === 1 && search
+			? models[0]
+			: await repl.dialogs.pick(
+					"Select a model",
+					models.map((m) => ({ value: m, label: `${m.provider}/${m.id}`, hint: m === current ? "current" : m.name !== m.id ? m.name : undefined })),
+					models.find((m) => m === current),
+				);
+	if (!picked) return;
+	if (await host.setModel(picked, "set")) repl.info(`Model: ${picked.provider}/${picked.id}`);
+	else repl.error(`No API key for provider "${picked.provider}".`);
+}
+
+async function chooseThinking(repl: Repl, arg: string): Promise<void> {
+	const host = session(repl);
+	let level = arg as ThinkingLevel;
+	if (arg && !THINKING_LEVELS.includes(level)) {
+		repl.error(`Unknown thinking level "${arg}". Use one of: ${THINKING_LEVELS.join(", ")}.`);
+		return;
+	}
+	if (!arg) {
+		const picked = await repl.dialogs.pick(
+			"Thinking level",
+			THINKING_LEVELS.map((l) => ({ value: l, label: l })),
+			host.session.thinkingLevel,
+		);
+		if (!picked) return;
+		level = picked;
+	}
+	host.setThinkingLevel(level);
+	const actual = host.session.thinkingLevel;
+	repl.info(`Thinking level: ${actual}${actual !== level ? " (this model does not think)" : ""}`);
+}
+
+function help(repl: Repl): void {
+	const rows = BUILTIN_COMMANDS.map((c) => [`/${c.name}`, c.description]);
+	const ext = (repl.host?.resolvedCommands() ?? []).filter((c) => !builtinNames.has(c.invocationName));
+	const width = Math.max(...rows.map((r) => r[0]!.length), ...ext.map((c) => c.invocationName.length + 1)) + 2;
+	const lines = [pc.bold(`${MARGIN}Commands`), ...rows.map(([n, d]) => `${MARGIN}  ${n!.padEnd(width)}${pc.dim(d!)}`)];
+	if (ext.length > 0) {
+		lines.push("", pc.bold(`${MARGIN}Extension commands`));
+		for (const c of ext) lines.push(`${MARGIN}  ${`/${c.invocationName}`.padEnd(width)}${pc.dim(`[${SCOPE_MARKERS[c.sourceInfo.scope]}] ${c.description ?? ""}`)}`);
+	}
+	lines.push(
+		"",
+		pc.bold(`${MARGIN}Keys`),
+		...[
+			["enter", "send (steers the agent while it works)"],
+			["alt+enter", "queue a follow-up while the agent works"],
+			["escape", "interrupt the agent or a !command"],
+			["ctrl+c", "clear the input; twice to exit"],
+			["ctrl+d", "exit (on an empty input)"],
+			["ctrl+o", "expand or collapse tool output and the start-up list"],
+			["tab", "complete a /command"],
+			["shift+tab", "next thinking level"],
+			["ctrl+l", "choose a model"],
+			["ctrl+g", "edit the input in $VISUAL / $EDITOR"],
+			["!cmd", "run a shell command; its output joins the conversation"],
+			["!!cmd", "run a shell command, keeping its output out of the conversation"],
+		].map(([k, d]) => `${MARGIN}  ${k!.padEnd(width)}${pc.dim(d!)}`),
+	);
+	repl.renderer.block(lines);
+}
+
+function plural(n: number, word: string): string {
+	return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function stats(repl: Repl): void {
+	const host = session(repl);
+	const s = host.session.getSessionStats();
+	const sm = host.session.session;
+	const model = host.session.model;
+	const usage = host.session.getContextUsage();
+	const file = s.sessionFile ? `${tildify(s.sessionFile)}${sm.isPersisted() ? "" : pc.dim(" (written with the first answer)")}` : "not saved (--no-session)";
+	const rows: [string, string][] = [
+		["File", file],
+		["ID", s.sessionId],
+		["Name", sm.getSessionName() ?? pc.dim("(none: /name sets one)")],
+		["Model", model ? `${model.provider}/${model.id} · thinking ${host.session.thinkingLevel}` : "none"],
+		["Messages", `${s.userMessages} user, ${s.assistantMessages} assistant, ${plural(s.toolCalls, "tool call")}, ${s.totalMessages} in all`],
+		["Tokens", `${s.tokens.input} in · ${s.tokens.output} out · ${s.tokens.cacheRead} cache read · ${s.tokens.cacheWrite} cache write`],
+		["Cost", `$${s.cost.toFixed(4)}`],
+	];
+	if (usage?.percent != null) rows.push(["Context", `${usage.percent.toFixed(1)}% of ${usage.contextWindow.toLocaleString("en-US")} tokens`]);
+	repl.renderer.block([pc.bold(`${MARGIN}Session`), ...rows.map(([k, v]) => `${MARGIN}  ${k.padEnd(10)}${v}`)]);
+}
+
+export const BUILTIN_COMMANDS: BuiltinCommand[] = [
+	{ name: "help", description: "Show commands and keys", run: (repl) => help(repl) },
+	{
+		name: "model",
+		description: "Select a model (optionally filtered: /model <search>)",
+		run: (repl, args) => chooseModel(repl, args),
+	},
+	{
+		name: "thinking",
+		description: "Set the thinking level (off, minimal, low, medium, high, xhigh)",
+		run: (repl, args) => chooseThinking(repl, args),
+		getArgumentCompletions: (prefix) => THINKING_LEVELS.filter((l) => l.startsWith(prefix)).map((l) => ({ value: l, label: l })),
+	},
+	...SESSION_COMMANDS,
+	{
+		name: "compact",
+		description: "Summarise older turns to free context (/compact [instructions])",
+		run: async (repl, args) => {
+			const result = await session(repl).session.compact(args || undefined);
+			repl.info(`Compacted ${result.tokensBefore} tokens into a summary.`);
+		},
+	},
+	{
+		name: "name",
+		description: "Name this session (/name <name>)",
+		run: async (repl, args) => {
+			const host = session(repl);
+			const name = args || (await repl.dialogs.input("Session name", undefined, { initialValue: host.session.session.getSessionName() }))?.trim();
+			if (!name) return;
+			host.setSessionName(name);
+			repl.info(`Session name: ${name}`);
+		},
+	},
+	{ name: "session", description: "Show session file, messages, tokens and cost", run: (repl) => stats(repl) },
+	{
+		name: "reload",
+		description: "Reload extensions (changed files are read again)",
+		run: async (repl) => {
+			repl.resetExtensionUi();
+			await session(repl).reload();
+			repl.renderer.block([pc.dim(`${MARGIN}Reloaded ${plural(repl.extensions().length, "extension")}.`), ...repl.startupSections(false)]);
+		},
+	},
+	{
+		name: "extensions",
+		description: "List loaded extensions by source, and their issues",
+		run: (repl) => {
+			const lines = repl.startupSections(true);
+			if (lines.length > 0) repl.print(lines);
+			else repl.info("No extensions are loaded.");
+		},
+	},
+	{ name: "quit", description: "Exit", run: (repl) => repl.exit(0) },
+];
+
+export const builtinNames: ReadonlySet<string> = new Set(BUILTIN_COMMANDS.map((c) => c.name));
+
+export function builtinCommand(name: string): BuiltinCommand | undefined {
+	return BUILTIN_COMMANDS.find((c) => c.name === name);
+}
+
+export function builtinEntries(): CommandEntry[] {
+	return BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, getArgumentCompletions: c.getArgumentCompletions }));
+}
