@@ -2,7 +2,7 @@
 // contexts handlers receive, extension tools and commands, the loop hooks, session replacement
 // and reload. Modes hand it their UI and an error sink; it knows nothing else of them.
 import type { AgentSession, AgentSessionEvent } from "../agent-session.ts";
-import type { AgentMessage } from "../agent/messages.ts";
+import type { AgentMessage, CustomMessage } from "../agent/messages.ts";
 import { executeToolCall } from "../agent/loop.ts";
 import type { ModelRegistry } from "../providers/registry.ts";
 import type { Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "../providers/types.ts";

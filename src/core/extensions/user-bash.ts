@@ -10,7 +10,7 @@ export interface UserBashOptions {
 	/** `!!cmd`: shown, but kept out of the model's context. */
 	excludeFromContext?: boolean;
 	signal?: AbortSignal;
-	/** The output so far (its tail within the limits), for the mode to show while it runs. */
+	/** The output so far (its tail within the limits), as it arrives. */
 	onOutput?: (output: string) => void;
 }
 
@@ -24,12 +24,12 @@ export async function runUserBash(runner: ExtensionRunner, command: string, cwd:
 	if (decided?.result) {
 		result = decided.result;
 	} else {
-		const updates = runner.has("bash_execution_update");
+		const update = runner.has("bash_execution_update");
 		const onOutput =
-			updates || options.onOutput
+			update || options.onOutput
 				? (tail: { content: string }) => {
 						options.onOutput?.(tail.content);
-						if (updates) void runner.emit("bash_execution_update", { command, output: tail.content });
+						if (update) void runner.emit("bash_execution_update", { command, output: tail.content });
 					}
 				: undefined;
 		result = await executeBash(command, { cwd, operations: decided?.operations, signal: options.signal, onOutput });
