@@ -2,7 +2,7 @@
 // Modes talk only to this object: prompt(), steer(), followUp(), abort(), subscribe().
 import { buildSystemPrompt, type BuildSystemPromptOptions } from "./agent/system-prompt.ts";
 import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop.ts";
-import { textOf, type AgentMessage, type BashExecutionMessage, type CustomMessage } from "./agent/messages.ts";
+import { bashExecutionMessage, textOf, type AgentMessage, type BashExecutionMessage, type CustomMessage } from "./agent/messages.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { executeBash, type BashResult } from "./tools/bash.ts";
@@ -646,17 +646,7 @@ export class AgentSession {
 
 	/** Keep a bash run in the conversation (and the session file); deferred while a run is going. */
 	recordBashResult(command: string, result: BashResult, excludeFromContext?: boolean): void {
-		const message: BashExecutionMessage = {
-			role: "bashExecution",
-			command,
-			output: result.output,
-			exitCode: result.exitCode,
-			cancelled: result.cancelled,
-			truncated: result.truncated,
-			...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
-			...(excludeFromContext ? { excludeFromContext } : {}),
-			timestamp: Date.now(),
-		};
+		const message = bashExecutionMessage(command, result, excludeFromContext);
 		this.pendingBash.push(message);
 		if (!this.running) this.flushPendingBash();
 	}

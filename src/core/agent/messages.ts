@@ -50,6 +50,25 @@ export type AgentMessage =
 
 export type { UserMessage, AssistantMessage, ToolResultMessage };
 
+/** A user's bash run as a conversation message (`!cmd`, rpc `bash`). */
+export function bashExecutionMessage(
+	command: string,
+	result: { output: string; exitCode: number | undefined; cancelled: boolean; truncated: boolean; fullOutputPath?: string },
+	excludeFromContext?: boolean,
+): BashExecutionMessage {
+	return {
+		role: "bashExecution",
+		command,
+		output: result.output,
+		exitCode: result.exitCode,
+		cancelled: result.cancelled,
+		truncated: result.truncated,
+		...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+		...(excludeFromContext ? { excludeFromContext: true } : {}),
+		timestamp: Date.now(),
+	};
+}
+
 function bashToText(m: BashExecutionMessage): string {
 	const status = m.cancelled ? "(cancelled)" : `(exit code ${m.exitCode ?? "unknown"})`;
 	const truncated = m.truncated && m.fullOutputPath ? `\n[output truncated; full output in ${m.fullOutputPath}]` : "";

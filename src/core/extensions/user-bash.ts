@@ -1,7 +1,7 @@
 // `!cmd` typed by a person (interactive and rpc modes): user_bash may hand over an executor or the
 // whole result, else the command runs locally; output streams as bash_execution_update, and the
 // run becomes a bashExecution message (SPEC §6, reference §2.2). A throwing handler aborts it.
-import type { BashExecutionMessage } from "../agent/messages.ts";
+import { bashExecutionMessage, type BashExecutionMessage } from "../agent/messages.ts";
 import { executeBash } from "../tools/bash.ts";
 import type { UserBashEventResult, UserBashResult } from "./event-types.ts";
 import type { ExtensionRunner } from "./runner.ts";
@@ -34,15 +34,5 @@ export async function runUserBash(runner: ExtensionRunner, command: string, cwd:
 				: undefined;
 		result = await executeBash(command, { cwd, operations: decided?.operations, signal: options.signal, onOutput });
 	}
-	return {
-		role: "bashExecution",
-		command,
-		output: result.output,
-		exitCode: result.exitCode,
-		cancelled: result.cancelled,
-		truncated: result.truncated,
-		...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
-		...(excludeFromContext ? { excludeFromContext: true } : {}),
-		timestamp: Date.now(),
-	};
+	return bashExecutionMessage(command, result, excludeFromContext);
 }
