@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildBinary } from "../build.ts";
-import { formatReport, parseBenchFlags, summarize, type Measurement } from "./lib.ts";
+import { formatReport, parseBenchFlags, summarize, type Measurement, runMain } from "./lib.ts";
 
 const repo = resolve(import.meta.dir, "../..");
 /** The input line's prompt glyph: once it is drawn, keys are being read. */
@@ -111,11 +111,4 @@ async function main(argv: string[]): Promise<number> {
 	}
 }
 
-if (import.meta.main) {
-	try {
-		process.exit(await main(process.argv.slice(2)));
-	} catch (error) {
-		console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
-		process.exit(1);
-	}
-}
+if (import.meta.main) await runMain(main);

@@ -195,3 +195,13 @@ export function formatReport(rows: ReportRow[], flags: Pick<BenchFlags, "json">,
 	if (flags.json) return `${JSON.stringify({ ...meta, rows }, null, 2)}\n`;
 	return table(rows);
 }
+
+/** Run a benchmark's `main(argv)` as a script: its exit code, or 1 with one line for an error. */
+export async function runMain(main: (argv: string[]) => Promise<number>): Promise<never> {
+	try {
+		process.exit(await main(process.argv.slice(2)));
+	} catch (error) {
+		console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+		process.exit(1);
+	}
+}

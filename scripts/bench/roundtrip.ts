@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildBinary } from "../build.ts";
-import { formatReport, measureAll, parseBenchFlags, type ReportRow, summarize, type Command } from "./lib.ts";
+import { formatReport, measureAll, parseBenchFlags, type ReportRow, summarize, type Command, runMain } from "./lib.ts";
 import { installPi, nodeForPi, PI_VERSION } from "./pi.ts";
 
 const ANSWER = "Hello from the mock.";
@@ -112,11 +112,4 @@ async function expectAnswer(command: Command, cwd: string, env: Record<string, s
 	}
 }
 
-if (import.meta.main) {
-	try {
-		process.exit(await main(process.argv.slice(2)));
-	} catch (error) {
-		console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
-		process.exit(1);
-	}
-}
+if (import.meta.main) await runMain(main);

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary } from "../build.ts";
-import { formatReport, measureAll, parseBenchFlags, summarize, type Command } from "./lib.ts";
+import { formatReport, measureAll, parseBenchFlags, summarize, type Command, runMain } from "./lib.ts";
 import { installPi, nodeForPi, PI_VERSION } from "./pi.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -60,11 +60,4 @@ async function main(argv: string[]): Promise<number> {
 	}
 }
 
-if (import.meta.main) {
-	try {
-		process.exit(await main(process.argv.slice(2)));
-	} catch (error) {
-		console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
-		process.exit(1);
-	}
-}
+if (import.meta.main) await runMain(main);
