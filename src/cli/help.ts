@@ -11,7 +11,7 @@ export interface ExtensionFlagHelp {
 
 const OPTIONS: [string, string][] = [
 	["--provider <name>", "Provider to use (default: from settings or the first configured)"],
-	["--model <pattern>", "Model id or provider/id, optionally with :<thinking> (e.g. anthropic/claude-sonnet-4-5:high)"],
+	["--model <pattern>", "Model id or provider/id, optionally with :<thinking> (e.g. anthropic/claude-sonnet-5-5:high)"],
 	["--api-key <key>", "API key for this run (default: environment variables, ~/.agent/auth.json)"],
 	["--system-prompt <text>", "Replace the system prompt"],
 	["--append-system-prompt <text>", "Append text, or a file's contents, to the system prompt (repeatable)"],

@@ -142,6 +142,23 @@ describe("sessions", () => {
 		expect([blank, hint]).toEqual(["", "Resume one with: agent --session <id>"]);
 	});
 
+	test("--resume shows each session's shortest unique id prefix, and --session takes it", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "first" }, { text: "second" });
+		await world.run([...model, "-p", "one"]);
+		await world.run([...model, "-p", "two"]);
+		const r = await world.run(["--resume"]);
+		const prefixes = r.stdout.split("\n").slice(0, 2).map((l) => l.split(" ")[0]!);
+		expect(prefixes.length).toBe(2);
+		expect(prefixes[0]!.length).toBeGreaterThanOrEqual(8);
+		expect(prefixes[0]!.startsWith(prefixes[1]!) || prefixes[1]!.startsWith(prefixes[0]!)).toBe(false);
+		world.mock.script({ text: "a" }, { text: "b" });
+		for (const prefix of prefixes) {
+			const opened = await world.run([...model, "--session", prefix, "-p", "again"]);
+			expect(opened.code).toBe(0);
+		}
+	});
+
 	test("a torn last line: a warning names file and line, the run works, earlier bytes are never rewritten", async () => {
 		await using world = await mockWorld();
 		world.mock.script({ text: "Before the tear." }, { text: "After the tear." }, { text: "Still fine." });

@@ -148,10 +148,11 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 	}),
 	get_fork_messages: command(NoFields, (_c, { session }) => ({ messages: session.forkMessages() })),
 	get_last_assistant_text: command(NoFields, (_c, { session }) => ({ text: session.lastAssistantText() ?? null })),
-	set_session_name: command(Type.Object({ name: Type.String() }), (c, { session }) => {
+	set_session_name: command(Type.Object({ name: Type.String() }), (c, { host }) => {
 		const name = c.name.trim();
 		if (!name) throw new Error("Session name cannot be empty.");
-		session.setSessionName(name);
+		// Through the host, so extensions hear session_info_changed.
+		host.setSessionName(name);
 	}),
 	get_commands: command(NoFields, (_c, { host }) => ({ commands: host.commandInfos() })),
 };
