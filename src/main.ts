@@ -149,6 +149,7 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		noPromptTemplates: args.noPromptTemplates,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
+		scopedModels: args.models,
 		extensions: { loaded: started.loaded, entries: started.discovery.entries, discover: started.discover, flagValues: started.flagValues, projectTrusted: started.projectTrusted },
 		mode: started.mode,
 	};

@@ -23,7 +23,7 @@ const OPTIONS: [string, string][] = [
 	["--fork <path|id>", "Fork a session into a new one"],
 	["--session-dir <dir>", "Where sessions are stored and looked up"],
 	["--no-session", "Ephemeral: write no session file"],
-	["--models <patterns>", "Comma-separated models to cycle through"],
+	["--models <patterns>", "Comma-separated models (provider/id, id, globs with *) to cycle through"],
 	["--no-tools, -nt", "Disable all tools"],
 	["--no-builtin-tools, -nbt", "Disable built-in tools, keep extension tools"],
 	["--tools, -t <tools>", "Comma-separated allowlist of tools (built-in and extension)"],
@@ -40,7 +40,7 @@ const OPTIONS: [string, string][] = [
 	["--export <file>", "Export a session file to HTML and exit"],
 	["--list-models [search]", "List available models, optionally filtered"],
 	["--verbose", "Print the expanded start-up list"],
-	["--offline", `No start-up network operations (same as ${APP_NAME.toUpperCase()}_OFFLINE=1)`],
+	["--offline", `No start-up network operations (same as ${APP_NAME.toUpperCase()}_OFFLINE=1; agent makes none anyway)`],
 	["--help, -h", "Show this help"],
 	["--version, -v", "Show the version"],
 ];

@@ -235,6 +235,9 @@ export class AgentSession {
 		return levels[(levels.indexOf(this._thinkingLevel) + 1) % levels.length];
 	}
 
+	/** `--models`: the models cycling goes through (empty: every available model). */
+	scopedModels: Model[] = [];
+
 	/** The model after the current one in `candidates` (wrapping); undefined with fewer than two. */
 	nextModel(candidates: Model[]): Model | undefined {
 		if (candidates.length < 2) return undefined;

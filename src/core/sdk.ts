@@ -75,6 +75,8 @@ export interface CreateAgentSessionOptions {
 	sessionDir?: string;
 	/** Model pattern from settings, used when none is given. */
 	defaultModel?: string;
+	/** `--models`: patterns (provider/id, id, or globs with `*`) of the models to cycle through. */
+	scopedModels?: string[];
 	/** Extensions already loaded (the CLI loads them before this, to fail fast and parse their flags). */
 	extensions?: {
 		loaded: LoadExtensionsResult | undefined;
@@ -144,6 +146,24 @@ export async function openSession(cwd: string, choice: SessionChoice, sessionDir
 }
 
 const COMPACTION_SHAPE = { enabled: "boolean", reserveTokens: "number", keepRecentTokens: "number" } as const;
+
+/** `--models` patterns → available models, in pattern order; a pattern matching nothing is an error. */
+export function resolveScopedModels(registry: ModelRegistry, patterns: string[]): Model[] {
+	const available = registry.getAvailable();
+	const out: Model[] = [];
+	for (const pattern of patterns) {
+		let matched: Model[];
+		if (pattern.includes("*")) {
+			const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "i");
+			matched = available.filter((m) => re.test(`${m.provider}/${m.id}`) || re.test(m.id));
+		} else {
+			matched = [registry.resolveModel(pattern).model];
+		}
+		if (matched.length === 0) throw new UserError(`--models: no available model matches "${pattern}".`, [`"agent --list-models" shows the models you can use.`]);
+		for (const m of matched) if (!out.includes(m)) out.push(m);
+	}
+	return out;
+}
 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreatedAgentSession> {
 	const cwd = resolve(options.cwd ?? process.cwd());
@@ -248,6 +268,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		sessionManager.appendModelChange(model.provider, model.id);
 	}
 	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
+	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels);
 	const host = new ExtensionHost({
 		session,
 		registry,

@@ -88,6 +88,19 @@ test("models: list, set, cycle in list order, unknown model; the next prompt use
 	expect(await rpc.end()).toBe(0);
 }, T);
 
+test("--models scopes cycle_model to the listed models (globs too); a pattern matching nothing is an error", async () => {
+	await using world = await mockWorld();
+	await using rpc = new RpcAgent(world, ["--model", MODEL.openai, "--models", `${MODEL.openai},mock-anthropic/*`, "--no-session"]);
+	const first = await rpc.request({ type: "cycle_model" });
+	expect(first.data).toEqual({ model: expect.objectContaining({ provider: "mock-anthropic", id: "mock-model" }), thinkingLevel: expect.any(String), isScoped: true });
+	const second = await rpc.request({ type: "cycle_model" });
+	expect(second.data.model).toEqual(expect.objectContaining({ provider: "mock", id: "mock-model" }));
+	expect(await rpc.end()).toBe(0);
+	const bad = await world.run(["--model", MODEL.openai, "--models", "nothing-*", "-p", "hi"]);
+	expect(bad.code).toBe(1);
+	expect(bad.stderr).toBe('Error: --models: no available model matches "nothing-*".\n"agent --list-models" shows the models you can use.\n');
+}, T);
+
 test("thinking levels: set and cycle on a reasoning model, clamped to off and null on one without", async () => {
 	await using world = await mockWorld();
 	await using rpc = new RpcAgent(world, ["--model", MODEL.anthropic, "--no-session"]);

@@ -643,7 +643,7 @@ export class ExtensionHost {
 				return live(() => session.model);
 			},
 			get scopedModels() {
-				return live(() => [] as Model[]);
+				return live(() => [...session.scopedModels]);
 			},
 			get thinkingLevel() {
 				return live(() => session.thinkingLevel);

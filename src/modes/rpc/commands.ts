@@ -93,10 +93,11 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 		return model;
 	}),
 	cycle_model: command(NoFields, async (_c, rpc) => {
-		const next = rpc.session.nextModel(rpc.registry.getAvailable());
+		const scoped = rpc.session.scopedModels.length > 0;
+		const next = rpc.session.nextModel(scoped ? rpc.session.scopedModels : rpc.registry.getAvailable());
 		if (!next) return null;
 		await applyModel(rpc, next, "cycle");
-		return { model: next, thinkingLevel: rpc.session.thinkingLevel, isScoped: false };
+		return { model: next, thinkingLevel: rpc.session.thinkingLevel, isScoped: scoped };
 	}),
 	get_available_models: command(NoFields, (_c, { registry }) => ({ models: registry.getAvailable() })),
 	set_thinking_level: command(Type.Object({ level: Type.Enum([...THINKING_LEVELS]) }), (c, { session, host }) => {
