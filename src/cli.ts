@@ -1,9 +1,9 @@
 #!/usr/bin/env bun
 // Entry point: answer --version on the spot, otherwise hand the arguments to main and exit with its code.
-import { VERSION } from "./config.ts";
+import { ENV, VERSION } from "./config.ts";
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") && process.env[ENV.timing] !== "1") {
 	// The most common probe pays for nothing else: main and its imports stay unevaluated.
 	console.log(VERSION);
 	process.exit(0);

@@ -21,9 +21,9 @@ export async function main(argv: string[]): Promise<number> {
 		return reportError(error);
 	}
 	mark("parse args");
-	if (args.version) return printVersion();
-	if (args.help) return printHelp(args);
 	try {
+		if (args.version) return printVersion();
+		if (args.help) return await printHelp(args);
 		return await run(args);
 	} catch (error) {
 		return reportError(error);
