@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildBinary } from "../build.ts";
+import { trivialExtension } from "./lib.ts";
 
 const repo = resolve(import.meta.dir, "../..");
 const { values } = parseArgs({ options: { runs: { type: "string", default: "15" } } });
@@ -14,18 +15,8 @@ const RUNS = Number(values.runs);
 const COUNTS = [1, 20, 100];
 const bun = process.execPath;
 
-const EXTENSION = (i: number) => `import { Type } from "typebox";
-export default function (pi) {
-	pi.registerTool({
-		name: "tool_${i}",
-		label: "Tool ${i}",
-		description: "A trivial tool",
-		parameters: Type.Object({ text: Type.String() }),
-		execute: async (_id, params) => ({ content: [{ type: "text", text: params.text }], details: {} }),
-	});
-	pi.on("tool_call", () => undefined);
-}
-`;
+const EXTENSION = (i: number) =>
+	trivialExtension(i, `	pi.on("tool_call", () => undefined);`);
 
 const FLOOR = `// Bun's native import of the same files, registering into a stub: the floor.
 const api = { registerTool() {}, on() {} };

@@ -6,26 +6,16 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildBinary } from "../build.ts";
-import { formatReport, parseBenchFlags, summarize, type Measurement, runMain } from "./lib.ts";
+import { formatReport, parseBenchFlags, summarize, type Measurement, runMain, trivialExtension } from "./lib.ts";
 
 const repo = resolve(import.meta.dir, "../..");
 /** The input line's prompt glyph: once it is drawn, keys are being read. */
 const PROMPT = "›";
 const GIVE_UP_MS = 10_000;
 
-const EXTENSION = (i: number) => `import { Type } from "typebox";
-export default function (pi) {
-	pi.registerTool({
-		name: "tool_${i}",
-		label: "Tool ${i}",
-		description: "A trivial tool",
-		parameters: Type.Object({ text: Type.String() }),
-		execute: async (_id, params) => ({ content: [{ type: "text", text: params.text }], details: {} }),
-	});
-	pi.registerCommand("cmd${i}", { description: "Command ${i}", handler: async (_a, ctx) => ctx.ui.notify("${i}") });
-	pi.on("session_start", () => undefined);
-}
-`;
+const EXTENSION = (i: number) =>
+	trivialExtension(i, `	pi.registerCommand("cmd${i}", { description: "Command ${i}", handler: async (_a, ctx) => ctx.ui.notify("${i}") });
+	pi.on("session_start", () => undefined);`);
 
 const FLOOR = `import { writeSync } from "node:fs";
 process.stdin.setRawMode(true);

@@ -205,3 +205,19 @@ export async function runMain(main: (argv: string[]) => Promise<number>): Promis
 		process.exit(1);
 	}
 }
+
+/** A trivial extension for load benchmarks: imports typebox and registers tool `tool_<i>`, plus `extra` lines. */
+export function trivialExtension(i: number, extra: string): string {
+	return `import { Type } from "typebox";
+export default function (pi) {
+	pi.registerTool({
+		name: "tool_${i}",
+		label: "Tool ${i}",
+		description: "A trivial tool",
+		parameters: Type.Object({ text: Type.String() }),
+		execute: async (_id, params) => ({ content: [{ type: "text", text: params.text }], details: {} }),
+	});
+${extra}
+}
+`;
+}
