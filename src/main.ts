@@ -68,7 +68,7 @@ async function run(args: Args): Promise<number> {
 		return 0;
 	}
 	const mode = await runMode(args);
-	if (args.resume && mode !== "interactive") {
+	if (args.resume && mode !== "tui") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
 		return 0;
@@ -80,12 +80,12 @@ async function run(args: Args): Promise<number> {
 
 	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
 	const files = readFileArgs(args.fileArgs, cwd);
-	const stdin = mode === "interactive" || isTerminal(0) ? undefined : await readPipedStdin();
+	const stdin = mode === "tui" || isTerminal(0) ? undefined : await readPipedStdin();
 	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
 	const first = [files.text, stdin?.trimEnd(), args.messages[0]].filter((p) => p !== undefined && p !== "").join("\n\n");
 	const prompts = [first, ...args.messages.slice(1)].filter((p) => p !== "");
 	mark("read prompt");
-	if (mode === "interactive") {
+	if (mode === "tui") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
 		return runInteractiveMode({ session: sessionOptions(args, started, registry, cwd), issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
 	}

@@ -33,7 +33,7 @@ export function runMode(args: Args): ExtensionMode {
 	if (args.mode === "json" || args.mode === "rpc") return args.mode;
 	if (args.print) return "print";
 	// Interactive needs a person at both ends; piped stdin or stdout means print mode.
-	return isTerminal(0) && isTerminal(1) ? "interactive" : "print";
+	return isTerminal(0) && isTerminal(1) ? "tui" : "print";
 }
 
 export function loadFailureHint(): string {
@@ -103,7 +103,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 		if (answer) {
 			projectTrusted = answer.trusted === "yes";
 			if (answer.remember) saveTrust(cwd, projectTrusted);
-		} else if (trust.state === "undecided" && mode === "interactive") {
+		} else if (trust.state === "undecided" && mode === "tui") {
 			const { promptProjectTrust } = await import("./trust-prompt.ts");
 			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath), resourceDirs);
 			if (choice === "cancelled") throw new UserError("Cancelled: no project code was run.", [], 130);
@@ -130,7 +130,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	mark("extensions");
 
 	const issues = collectIssues(discovery, loaded);
-	if (args.verbose && mode !== "interactive") {
+	if (args.verbose && mode !== "tui") {
 		const lines = renderStartupList({
 			appName: APP_NAME,
 			version: VERSION,

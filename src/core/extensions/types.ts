@@ -37,7 +37,8 @@ export interface SourceInfo {
 
 // ---- Modes and UI ----
 
-export type ExtensionMode = "interactive" | "print" | "json" | "rpc";
+/** pi 1.6's values: extensions test `ctx.mode === "tui"`. */
+export type ExtensionMode = "tui" | "print" | "json" | "rpc";
 
 export interface DialogOptions {
 	signal?: AbortSignal;

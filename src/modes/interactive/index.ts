@@ -72,7 +72,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 	const { session, host, registry, warnings, resources } = await createAgentSession({
 		...options.session,
 		cwd,
-		mode: "interactive",
+		mode: "tui",
 		ui: createInteractiveUI(repl),
 		hasUI: true,
 		allowNoModel: true,

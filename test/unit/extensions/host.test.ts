@@ -21,7 +21,7 @@ async function hostWith(world: TempWorld, factory: (pi: ExtensionAPI) => void, u
 		noContextFiles: true,
 		session: { kind: "memory" },
 		extensions: { loaded, entries: [], projectTrusted: false },
-		mode: "interactive",
+		mode: "tui",
 		ui,
 		hasUI: ui !== undefined,
 		onExtensionError: (r) => errors.push(r),
