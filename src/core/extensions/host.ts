@@ -38,6 +38,7 @@ import type {
 	VirtualModelConfig,
 } from "./types.ts";
 import { createNoopUI } from "./ui-noop.ts";
+import { ExtensionRenderers } from "./renderers.ts";
 
 /** What `ctx.sessionManager` exposes: the reading half of the session manager (reference §3.1). */
 const SESSION_READERS = [
@@ -116,6 +117,8 @@ export class ExtensionHost {
 	readonly resources: ResourceSet | undefined;
 	ui: ExtensionUIContext;
 	hasUI: boolean;
+	/** Message and entry renderers, Markdown transformers and tool renderers, for the modes to draw with. */
+	readonly renderers = new ExtensionRenderers(() => this.extensions);
 	private readonly options: ExtensionHostOptions;
 	private runner: ExtensionRunner;
 	private commands: ResolvedCommand[] = [];
