@@ -39,6 +39,7 @@ import type {
 } from "./types.ts";
 import { createNoopUI } from "./ui-noop.ts";
 import { ExtensionRenderers } from "./renderers.ts";
+import { setActiveRegistry } from "../providers/active-registry.ts";
 
 /** What `ctx.sessionManager` exposes: the reading half of the session manager (reference §3.1). */
 const SESSION_READERS = [
@@ -138,6 +139,8 @@ export class ExtensionHost {
 		this.options = options;
 		this.session = options.session;
 		this.registry = options.registry;
+		// pi-ai's getModel/stream/complete for extensions read this session's catalogue and keys.
+		setActiveRegistry(options.registry);
 		this.mode = options.mode;
 		this.loaded = options.loaded;
 		this.entries = options.entries;
