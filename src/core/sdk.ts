@@ -286,6 +286,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onShutdown: options.onShutdown,
 		resources,
 	});
+	mark("session and host");
 	await host.bind("startup");
+	mark("bind extensions");
 	return { session, host, registry, warnings, resources };
 }

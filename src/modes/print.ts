@@ -48,6 +48,7 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		unsubscribe?.();
 		process.off("SIGINT", onSigint);
 		await host.shutdown();
+		mark("shutdown");
 	}
 	const last = session.lastAssistant();
 	if (interrupted) return 130;
