@@ -2,7 +2,7 @@
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
-import { isTerminal } from "./terminal.ts";
+import { runMode } from "./terminal.ts";
 import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
@@ -27,13 +27,6 @@ export interface StartedExtensions {
 	/** Values of extension flags given on the command line (already applied to the runtime). */
 	flagValues: Map<string, boolean | string>;
 	issues: StartupIssue[];
-}
-
-export function runMode(args: Args): ExtensionMode {
-	if (args.mode === "json" || args.mode === "rpc") return args.mode;
-	if (args.print) return "print";
-	// Interactive needs a person at both ends; piped stdin or stdout means print mode.
-	return isTerminal(0) && isTerminal(1) ? "tui" : "print";
 }
 
 export function loadFailureHint(): string {
