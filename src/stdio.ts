@@ -15,8 +15,9 @@ function writeAll(fd: number, text: string): void {
 				Bun.sleepSync(1);
 				continue;
 			}
-			// The reader went away (EPIPE): nothing more can be said.
-			if ((error as NodeJS.ErrnoException).code === "EPIPE") return;
+			// The reader went away (EPIPE), or the terminal did (EIO after a hang-up): nothing more can be said.
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "EPIPE" || code === "EIO") return;
 			throw error;
 		}
 	}
