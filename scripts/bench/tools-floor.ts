@@ -2,7 +2,7 @@
 // POST the chat with fetch, read the SSE stream, run each `bash` call with `bash -c`, send the
 // results back, repeat until the model answers with text, print it. No SDK, no agent.
 //   tools-floor <baseUrl> <model> <prompt>
-export {};
+import { sseData } from "./floor-sse.ts";
 
 type Call = { id: string; name: string; arguments: string };
 const [baseUrl, model, prompt] = process.argv.slice(2);
@@ -18,23 +18,15 @@ async function ask(): Promise<{ text: string; calls: Call[] }> {
 	if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
 	let text = "";
 	const calls: Call[] = [];
-	let pending = "";
-	const decoder = new TextDecoder();
-	for await (const chunk of response.body) {
-		pending += decoder.decode(chunk, { stream: true });
-		for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
-			const line = pending.slice(0, nl).trim();
-			pending = pending.slice(nl + 1);
-			if (!line.startsWith("data:") || line === "data: [DONE]") continue;
-			const delta = JSON.parse(line.slice(5)).choices?.[0]?.delta ?? {};
-			text += delta.content ?? "";
-			for (const c of delta.tool_calls ?? []) {
-				calls[c.index] ??= { id: "", name: "", arguments: "" };
-				const call = calls[c.index]!;
-				if (c.id) call.id = c.id;
-				if (c.function?.name) call.name = c.function.name;
-				call.arguments += c.function?.arguments ?? "";
-			}
+	for await (const data of sseData(response.body)) {
+		const delta = data.choices?.[0]?.delta ?? {};
+		text += delta.content ?? "";
+		for (const c of delta.tool_calls ?? []) {
+			calls[c.index] ??= { id: "", name: "", arguments: "" };
+			const call = calls[c.index]!;
+			if (c.id) call.id = c.id;
+			if (c.function?.name) call.name = c.function.name;
+			call.arguments += c.function?.arguments ?? "";
 		}
 	}
 	return { text, calls };
