@@ -10,7 +10,9 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") && proces
 }
 if (process.env[ENV.debugChunks] === "1") reportLoadedChunks();
 const { main } = await import("./main.ts");
-process.exit(await main(argv));
+const code = await main(argv);
+// process.exit itself belongs to extensions by now (core/exit-guard.ts).
+(await import("./core/exit-guard.ts")).exitProcess(code);
 
 /**
  * `AGENT_DEBUG_CHUNKS=1`: at exit, one stderr line naming every lazily loaded chunk (Bun lists a
