@@ -3,6 +3,7 @@
 // resolved to its folder and, when installed, to the files it contributes.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { registerGatedInputs } from "../resources/gated-inputs.ts";
 import { readSettingsFile, SettingsError, type SettingsFile } from "../resources/settings.ts";
 import { RESOURCE_KINDS, resolvePackageResources, type PackageFilter, type PackageResources } from "./manifest.ts";
 import { isRemoteSource, PackageSourceError, packageDir, parseSource, sourceIdentity, type PackageScope, type PackageSource } from "./source.ts";
@@ -197,3 +198,28 @@ export function entryIdentity(entry: unknown, baseDir: string): string | undefin
 		return undefined;
 	}
 }
+
+// ---- Trust: what an untrusted project's packages would be (SPEC §4) ----
+
+registerGatedInputs(
+	{ kind: "package", noun: ["package", "packages"], counted: true, heading: "Project packages that would be installed and loaded", settingsKeys: ["packages"] },
+	(context) => {
+		let settings: PackageSetting[] = [];
+		try {
+			settings = packageSettings(context.projectSettings);
+		} catch {
+			// A malformed list is reported once the folder is trusted; the settings file itself is listed.
+		}
+		const file = context.projectSettings;
+		return settings.map((s) => {
+			let path = s.source;
+			try {
+				const parsed = parseSource(s.source);
+				if (parsed.type === "local") path = packageDir(parsed, "project", context.cwd, file!.dir);
+			} catch {
+				// Shown as written.
+			}
+			return { kind: "package", path, declaredBy: file!.path };
+		});
+	},
+);

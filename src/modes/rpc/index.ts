@@ -4,6 +4,7 @@
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
 import type { AgentSession } from "../../core/agent-session.ts";
 import type { ExtensionHost, SubmitOptions } from "../../core/extensions/host.ts";
+import { endAllProcessGroups } from "../../core/process-groups.ts";
 import { writeStderr, writeStdout } from "../../stdio.ts";
 import { COMMANDS, checkFields, type RpcCommandContext, type RpcCommandSpec } from "./commands.ts";
 import { readLines, serializeLine } from "./framing.ts";
@@ -185,6 +186,7 @@ class Shutdown {
 		if (this.terminating) return this.finish(code);
 		this.terminating = true;
 		this.requested = code;
+		endAllProcessGroups();
 		session.abortBash();
 		await session.abort();
 		this.finish(code);
