@@ -163,3 +163,17 @@ describe("selection and settings", () => {
 		expect(readFileSync(join(dir, "bad.json"), "utf8")).toBe("{ nope");
 	});
 });
+
+describe("trust", () => {
+	test("an untrusted project's packages are gated inputs: listed by source (local ones by folder), skipped in one line", async () => {
+		const { collectGatedInputs, skipLines } = await import("../../../src/core/resources/gated-inputs.ts");
+		const dir = tree({ ".agent/settings.json": JSON.stringify({ packages: ["npm:@demo/a", { source: "../tools" }] }) });
+		const settings = join(dir, ".agent/settings.json");
+		const gated = collectGatedInputs(dir, []);
+		expect(gated).toEqual([
+			{ kind: "package", path: "npm:@demo/a", declaredBy: settings },
+			{ kind: "package", path: join(dir, "tools"), declaredBy: settings },
+		]);
+		expect(skipLines(gated)).toEqual([`Skipped 2 project packages in ${settings}: folder not trusted (pass --approve or run "agent trust").`]);
+	});
+});
