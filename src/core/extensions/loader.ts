@@ -127,7 +127,7 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 	if (entries.length > 0) await installNativeLoader();
 	for (const entry of entries) {
 		if (entry.missing) {
-			errors.push(new ExtensionLoadError(entry.path, "resolve", `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
+			errors.push(new ExtensionLoadError(entry.path, "resolve", entry.missingReason ?? `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
 			continue;
 		}
 		let stage: LoadStage = "import";
