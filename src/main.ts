@@ -54,7 +54,7 @@ async function printHelp(args?: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
 	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
 	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
-	if (args.export) throw new UserError("--export is not implemented yet.");
+	if (args.export) return exportCommand(args.export, args.messages[0], args.sessionDir);
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
 	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
@@ -94,9 +94,13 @@ async function run(args: Args): Promise<number> {
 	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
 	mark("import sdk");
+	// json mode streams from the moment the session exists: the header, then what session_start handlers emit.
+	const { attachJsonStream } = mode === "json" ? await import("./modes/json.ts") : { attachJsonStream: undefined };
+	let detachJson: (() => void) | undefined;
 	const { session, host, warnings, resources } = await createAgentSession({
 		...sessionOptions(args, started, registry, cwd),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
+		onSessionCreated: attachJsonStream ? (s) => (detachJson = attachJsonStream(s, writeStderr)) : undefined,
 	});
 	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
 	if (args.verbose) {
@@ -104,16 +108,27 @@ async function run(args: Args): Promise<number> {
 		const lines = sectionLines([...resourceSections(resources, true), ...resourceConflictSections(resources)]);
 		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
 	}
-	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
+	if (!detachJson) session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
-	const header = session.session.getHeader();
-	return runPrintMode(session, host, {
-		mode: mode === "json" ? "json" : "text",
-		prompts,
-		images: files.images,
-		header: { id: header.id, timestamp: header.timestamp, cwd: header.cwd },
-	});
+	return runPrintMode(session, host, { mode: mode === "json" ? "json" : "text", prompts, images: files.images, detach: detachJson });
+}
+
+/** `agent --export <session> [output.html]`: the session file (or id prefix) as an HTML page; prints where it went. */
+async function exportCommand(target: string, output: string | undefined, sessionDir: string | undefined): Promise<number> {
+	const cwd = process.cwd();
+	const [{ existsSync }, { resolveSessionArg }, { SessionManager }, { exportSessionToHtml }] = await Promise.all([
+		import("node:fs"),
+		import("./core/session/session-list.ts"),
+		import("./core/session/session-manager.ts"),
+		import("./core/export/session-html.ts"),
+	]);
+	const path = existsSync(target) ? target : (await resolveSessionArg(target, cwd, { sessionDir })).path;
+	const session = SessionManager.open(path);
+	if (session.getEntries().length === 0) throw new UserError(`${path} has no entries to export.`, ["Pass a session file written by agent (or pi), or a session id prefix."]);
+	for (const w of session.getWarnings()) writeStderr(`Warning: ${w.message}\n`);
+	writeStdout(`${exportSessionToHtml(session, output, cwd)}\n`);
+	return 0;
 }
 
 /**

@@ -1,5 +1,5 @@
-// Print and json modes: send the prompts in turn, then print the final assistant text (text)
-// or stream every session event as one JSON line (json). The exit code says how the run ended.
+// Print and json modes: send the prompts in turn, then print the final assistant text (text);
+// json mode's stream is json.ts, attached when the session was created. The exit code says how the run ended.
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
@@ -12,8 +12,8 @@ export interface PrintModeOptions {
 	prompts: string[];
 	/** Attached to the first prompt (@image files). */
 	images?: ImageContent[];
-	/** First line of json mode. */
-	header: { id: string; timestamp: string; cwd: string };
+	/** json mode: stops the event stream (attached when the session was created, see json.ts). */
+	detach?: () => void;
 }
 
 export async function runPrintMode(session: AgentSession, host: ExtensionHost, options: PrintModeOptions): Promise<number> {
@@ -23,13 +23,6 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		void session.abort();
 	};
 	process.on("SIGINT", onSigint);
-	let unsubscribe: (() => void) | undefined;
-	if (options.mode === "json") {
-		writeStdout(`${JSON.stringify({ type: "session", version: 3, ...options.header })}\n`);
-		unsubscribe = session.subscribe((event) => {
-			writeStdout(`${JSON.stringify(event)}\n`);
-		});
-	}
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
@@ -45,7 +38,7 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		}
 	} finally {
 		mark("run");
-		unsubscribe?.();
+		options.detach?.();
 		process.off("SIGINT", onSigint);
 		await host.shutdown();
 	}
