@@ -4,8 +4,8 @@ import { parseArgs, type Args } from "./cli/args.ts";
 import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
 import { mark, printTiming } from "./core/timing.ts";
-import { writeStderr, writeStdout } from "./stdio.ts";
-import { isTerminal } from "./cli/terminal.ts";
+import { routeStdoutToStderr, writeStderr, writeStdout } from "./stdio.ts";
+import { isTerminal, runMode } from "./cli/terminal.ts";
 import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
 import type { StartedExtensions } from "./cli/extensions-startup.ts";
 import type { ModelRegistry } from "./core/providers/registry.ts";
@@ -21,6 +21,8 @@ export async function main(argv: string[]): Promise<number> {
 		return reportError(error);
 	}
 	mark("parse args");
+	// Before any extension or settings file is read: stdout belongs to the answer or the protocol.
+	if (args.command?.name === "list" || args.help || (!args.command && !args.version && runMode(args) !== "tui")) routeStdoutToStderr();
 	try {
 		if (args.version) return printVersion();
 		if (args.help) return await printHelp(args);
@@ -57,7 +59,7 @@ async function run(args: Args): Promise<number> {
 	if (args.export) return exportCommand(args.export, args.messages[0], args.sessionDir);
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
-	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
+	const { startExtensions } = await import("./cli/extensions-startup.ts");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	mark("import registry");
@@ -67,14 +69,13 @@ async function run(args: Args): Promise<number> {
 		writeStdout(registry.listModels(args.listModels || undefined));
 		return 0;
 	}
-	const mode = await runMode(args);
+	const mode = runMode(args);
 	if (args.resume && mode !== "tui") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
 		return 0;
 	}
 	if (mode === "rpc") {
-		if (started.loaded) redirectStdoutToStderr();
 		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
 	}
 
@@ -91,7 +92,6 @@ async function run(args: Args): Promise<number> {
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
-	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
 	mark("import sdk");
 	// json mode streams from the moment the session exists: the header, then what session_start handlers emit.
@@ -129,18 +129,6 @@ async function exportCommand(target: string, output: string | undefined, session
 	for (const w of session.getWarnings()) writeStderr(`Warning: ${w.message}\n`);
 	writeStdout(`${exportSessionToHtml(session, output, cwd)}\n`);
 	return 0;
-}
-
-/**
- * Non-interactive modes keep stdout for the answer or the protocol, which we write to fd 1
- * directly; anything extensions print goes to stderr instead (SPEC §10).
- */
-function redirectStdoutToStderr(): void {
-	const toStderr = (...parts: unknown[]) => console.error(...parts);
-	console.log = toStderr;
-	console.info = toStderr;
-	console.debug = toStderr;
-	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 }
 
 /** What the flags ask of the session; each mode adds its UI, error sink and shutdown. */

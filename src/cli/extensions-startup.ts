@@ -2,12 +2,13 @@
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
-import { isTerminal } from "./terminal.ts";
+import { runMode } from "./terminal.ts";
 import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
 import type { ExtensionMode } from "../core/extensions/types.ts";
-import { decideTrust, discoverForRun, emitProjectTrust, projectResourceDirs } from "../core/resources/resource-loader.ts";
+import { collectGatedInputs, skipLines } from "../core/resources/gated-inputs.ts";
+import { decideTrust, discoverForRun, emitProjectTrust } from "../core/resources/resource-loader.ts";
 import { saveTrust } from "../core/resources/trust.ts";
 import { mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
@@ -29,13 +30,6 @@ export interface StartedExtensions {
 	issues: StartupIssue[];
 }
 
-export function runMode(args: Args): ExtensionMode {
-	if (args.mode === "json" || args.mode === "rpc") return args.mode;
-	if (args.print) return "print";
-	// Interactive needs a person at both ends; piped stdin or stdout means print mode.
-	return isTerminal(0) && isTerminal(1) ? "tui" : "print";
-}
-
 export function loadFailureHint(): string {
 	return `Hint: Start without extensions using "${APP_NAME} -ne".`;
 }
@@ -51,21 +45,6 @@ async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensi
 	// The loader (and with it the virtual-module table) is imported only when there is a file to load.
 	const { loadExtensions } = await import("../core/extensions/loader.ts");
 	return loadExtensions(entries, { cwd });
-}
-
-function skipLine(cwd: string, skipped: ExtensionEntry[]): string {
-	const extDir = join(getProjectConfigDir(cwd), "extensions");
-	const where = skipped.some((e) => e.resolvedPath.startsWith(`${extDir}/`) || e.path.startsWith(`${extDir}/`))
-		? extDir
-		: join(getProjectConfigDir(cwd), "settings.json");
-	const n = skipped.length;
-	return `Skipped ${n} project ${n === 1 ? "extension" : "extensions"} in ${where}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
-}
-
-function resourceSkipLine(cwd: string, dirs: string[]): string {
-	const what = dirs.map((d) => (d.endsWith("skills") ? "skills" : "prompt templates")).join(" and ");
-	const where = dirs.length === 1 ? dirs[0] : getProjectConfigDir(cwd);
-	return `Skipped project ${what} in ${where}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
 }
 
 function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult | undefined): StartupIssue[] {
@@ -91,9 +70,9 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 
 	const untrusted = discovery.untrustedProject;
-	// Project skills and prompt templates are gated with the extensions (they steer the model).
-	const resourceDirs = projectTrusted || args.noApprove ? [] : projectResourceDirs(cwd);
-	if (!projectTrusted && (untrusted.length > 0 || resourceDirs.length > 0) && !args.noApprove) {
+	// Everything the project would load: extensions, and the skills, templates and settings that steer the model.
+	const gated = projectTrusted || args.noApprove ? [] : collectGatedInputs(cwd, untrusted);
+	if (gated.length > 0) {
 		let prompted = false;
 		const answer = loaded
 			? await emitProjectTrust(loaded.extensions, { cwd, trusted: trust.state }, mode, (path, error) =>
@@ -105,7 +84,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			if (answer.remember) saveTrust(cwd, projectTrusted);
 		} else if (trust.state === "undecided" && mode === "tui") {
 			const { promptProjectTrust } = await import("./trust-prompt.ts");
-			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath), resourceDirs);
+			const choice = await promptProjectTrust(cwd, gated);
 			if (choice === "cancelled") throw new UserError("Cancelled: no project code was run.", [], 130);
 			projectTrusted = choice !== "dont-trust";
 			saveTrust(choice === "trust-parent" ? dirname(cwd) : cwd, projectTrusted);
@@ -118,8 +97,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			loaded = await load(discovery.entries, cwd);
 			if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 		} else if (!projectTrusted && !prompted) {
-			if (untrusted.length > 0) writeStderr(`${skipLine(cwd, untrusted)}\n`);
-			if (resourceDirs.length > 0) writeStderr(`${resourceSkipLine(cwd, resourceDirs)}\n`);
+			for (const line of skipLines(gated)) writeStderr(`${line}\n`);
 		}
 	}
 

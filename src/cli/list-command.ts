@@ -49,11 +49,9 @@ export async function listExtensions(args: Args, cwd = process.cwd()): Promise<L
 	const discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, trusted);
 	const listed: ListedExtension[] = [];
 	if (discovery.entries.length > 0) {
+		// What factories print goes to stderr: main routes stdout there before anything loads.
 		const { loadExtensions } = await import("../core/extensions/loader.ts");
-		// The report owns stdout (`--json` must stay parseable): what factories print goes to stderr.
-		const { log, info, debug } = console;
-		console.log = console.info = console.debug = console.error;
-		const result = await loadExtensions(discovery.entries, { cwd }).finally(() => Object.assign(console, { log, info, debug }));
+		const result = await loadExtensions(discovery.entries, { cwd });
 		for (const entry of discovery.entries) {
 			const ext = result.extensions.find((e) => e.path === entry.path);
 			const error = result.errors.find((e) => e.path === entry.path);

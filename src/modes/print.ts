@@ -3,6 +3,7 @@
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
+import { onTerminationSignals } from "../core/process-groups.ts";
 import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
@@ -17,12 +18,12 @@ export interface PrintModeOptions {
 }
 
 export async function runPrintMode(session: AgentSession, host: ExtensionHost, options: PrintModeOptions): Promise<number> {
-	let interrupted = false;
-	const onSigint = () => {
-		interrupted = true;
+	// SIGINT, SIGTERM or SIGHUP: running commands are ended, the run aborted, extensions told; 130/143/129.
+	let interrupted: number | undefined;
+	const stopListening = onTerminationSignals((code) => {
+		interrupted = code;
 		void session.abort();
-	};
-	process.on("SIGINT", onSigint);
+	});
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
@@ -34,16 +35,16 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 			}
 			// A command or a handled input leaves no new answer; the next prompt still goes.
 			const last = session.lastAssistant();
-			if (interrupted || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
+			if (interrupted !== undefined || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
 		}
 	} finally {
 		mark("run");
 		options.detach?.();
-		process.off("SIGINT", onSigint);
 		await host.shutdown();
+		stopListening();
 	}
 	const last = session.lastAssistant();
-	if (interrupted) return 130;
+	if (interrupted !== undefined) return interrupted;
 	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
 		// stdout stays empty: a script must not take a cut-off answer for the answer.
 		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);

@@ -17,6 +17,8 @@ export interface ExtensionEntry {
 	group: ExtensionGroup;
 	/** An explicit path that does not exist: a load error, not a silent skip. */
 	missing?: boolean;
+	/** The package.json whose `agent.extensions` listed this entry, when one did. */
+	manifest?: string;
 	/** Time spent resolving this entry (stat + realpath), for AGENT_TIMING. */
 	resolveMs: number;
 }
@@ -75,7 +77,7 @@ function isFile(path: string): boolean {
 }
 
 /** `agent.extensions` (or `pi.extensions`) of `<dir>/package.json`, resolved; undefined when absent. */
-function manifestEntries(dir: string, warnings: DiscoveryWarning[]): string[] | undefined {
+function manifestEntries(dir: string, warnings: DiscoveryWarning[], manifests?: Map<string, string>): string[] | undefined {
 	const manifest = join(dir, "package.json");
 	if (!existsSync(manifest)) return undefined;
 	let pkg: { agent?: { extensions?: unknown }; pi?: { extensions?: unknown } };
@@ -91,15 +93,18 @@ function manifestEntries(dir: string, warnings: DiscoveryWarning[]): string[] | 
 	for (const item of list) {
 		if (typeof item !== "string") continue;
 		const file = resolve(dir, item);
-		if (isFile(file)) found.push(file);
+		if (isFile(file)) {
+			found.push(file);
+			manifests?.set(file, manifest);
+		}
 		else warnings.push({ path: manifest, message: `Extension entry "${item}" listed in package.json does not exist` });
 	}
 	return found.length > 0 ? found : undefined;
 }
 
 /** Entry files of one folder that is itself an extension (manifest, then index.ts / index.js). */
-function packageEntries(dir: string, warnings: DiscoveryWarning[]): string[] | undefined {
-	const manifest = manifestEntries(dir, warnings);
+function packageEntries(dir: string, warnings: DiscoveryWarning[], manifests?: Map<string, string>): string[] | undefined {
+	const manifest = manifestEntries(dir, warnings, manifests);
 	if (manifest) return manifest;
 	for (const index of ["index.ts", "index.js"]) if (isFile(join(dir, index))) return [join(dir, index)];
 	return undefined;
@@ -109,7 +114,7 @@ function packageEntries(dir: string, warnings: DiscoveryWarning[]): string[] | u
  * The extensions in a directory, one level deep, sorted by name: `*.ts`/`*.js` files (not
  * `.d.ts`, not dot-files), `<sub>/package.json` manifests, else `<sub>/index.ts|js`.
  */
-export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[] = []): string[] {
+export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[] = [], manifests?: Map<string, string>): string[] {
 	let dirents: Dirent[];
 	try {
 		dirents = readdirSync(dir, { withFileTypes: true });
@@ -124,15 +129,15 @@ export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[
 		const file = d.isFile() || (d.isSymbolicLink() && isFile(full));
 		const folder = d.isDirectory() || (d.isSymbolicLink() && isDir(full));
 		if (file && isEntryFile(d.name)) out.push(full);
-		else if (folder) out.push(...(packageEntries(full, warnings) ?? []));
+		else if (folder) out.push(...(packageEntries(full, warnings, manifests) ?? []));
 	}
 	return out;
 }
 
 /** An explicit path (`-e`, settings): a file, or a folder that is one extension or holds several. */
-function explicitEntries(path: string, warnings: DiscoveryWarning[]): string[] {
+function explicitEntries(path: string, warnings: DiscoveryWarning[], manifests: Map<string, string>): string[] {
 	if (!isDir(path)) return [path];
-	return packageEntries(path, warnings) ?? discoverExtensionsInDir(path, warnings);
+	return packageEntries(path, warnings, manifests) ?? discoverExtensionsInDir(path, warnings, manifests);
 }
 
 function realPath(path: string): string {
@@ -149,6 +154,7 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 	const entries: ExtensionEntry[] = [];
 	const untrustedProject: ExtensionEntry[] = [];
 	const seen = new Set<string>();
+	const manifests = new Map<string, string>();
 
 	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false) => {
 		const started = performance.now();
@@ -159,7 +165,8 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 		}
 		const group: ExtensionGroup = scope === "temporary" ? "path" : scope;
 		const sourceInfo: SourceInfo = { path: resolvedPath, source, scope, origin: "top-level", baseDir };
-		list.push({ path: shownAs, resolvedPath, sourceInfo, group, ...(missing ? { missing } : {}), resolveMs: performance.now() - started });
+		const manifest = manifests.get(file);
+		list.push({ path: shownAs, resolvedPath, sourceInfo, group, ...(missing ? { missing } : {}), ...(manifest ? { manifest } : {}), resolveMs: performance.now() - started });
 	};
 	const addExplicit = (list: ExtensionEntry[], p: ExplicitPath, scope: SourceScope, source: string) => {
 		const abs = resolve(p.baseDir, expandHome(p.value));
@@ -167,13 +174,13 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 			add(list, abs, scope === "temporary" ? p.value : abs, scope, source, p.baseDir, true);
 			return;
 		}
-		for (const file of explicitEntries(abs, warnings)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, isDir(abs) ? abs : p.baseDir);
+		for (const file of explicitEntries(abs, warnings, manifests)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, isDir(abs) ? abs : p.baseDir);
 	};
 
 	if (!input.noExtensions) {
 		const project = input.projectTrusted ? entries : untrustedProject;
-		for (const file of discoverExtensionsInDir(input.projectDir, warnings)) add(project, file, file, "project", "auto", input.projectDir);
-		for (const file of discoverExtensionsInDir(input.userDir, warnings)) add(entries, file, file, "user", "auto", input.userDir);
+		for (const file of discoverExtensionsInDir(input.projectDir, warnings, manifests)) add(project, file, file, "project", "auto", input.projectDir);
+		for (const file of discoverExtensionsInDir(input.userDir, warnings, manifests)) add(entries, file, file, "user", "auto", input.userDir);
 		for (const p of input.projectSettingsPaths) addExplicit(project, p, "project", "local");
 		for (const p of input.userSettingsPaths) addExplicit(entries, p, "user", "local");
 	}

@@ -19,16 +19,9 @@ export interface ExtensionSourceOptions {
 	noExtensions?: boolean;
 }
 
-/** The project's skill and prompt-template folders that exist (trust-gated like extensions). */
-export function projectResourceDirs(cwd: string): string[] {
-	const dir = getProjectConfigDir(cwd);
-	return [join(dir, "skills"), join(dir, "prompts")].filter((d) => existsSync(d));
-}
-
-/** Whether `<cwd>/.agent/` holds anything trust gates (extensions, settings, skills, prompt templates). */
+/** Whether the project has a `.agent/` folder: everything in it is trust-gated (gated-inputs.ts). */
 export function hasProjectInputs(cwd: string): boolean {
-	const dir = getProjectConfigDir(cwd);
-	return existsSync(join(dir, "extensions")) || existsSync(join(dir, "settings.json")) || projectResourceDirs(cwd).length > 0;
+	return existsSync(getProjectConfigDir(cwd));
 }
 
 /**

@@ -4,6 +4,7 @@
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
 import type { AgentSession } from "../../core/agent-session.ts";
 import type { ExtensionHost, PromptDisposition, SubmitOptions } from "../../core/extensions/host.ts";
+import { endAllProcessGroups } from "../../core/process-groups.ts";
 import { writeStderr, writeStdout } from "../../stdio.ts";
 import { COMMANDS, checkFields, type RpcCommandContext, type RpcCommandSpec } from "./commands.ts";
 import { saveFailedEvent, toWireEvent } from "../wire-event.ts";
@@ -190,6 +191,7 @@ class Shutdown {
 		if (this.terminating) return this.finish(code);
 		this.terminating = true;
 		this.requested = code;
+		endAllProcessGroups();
 		session.abortBash();
 		await session.abort();
 		this.finish(code);
