@@ -3,6 +3,7 @@
 import { parseArgs, type Args } from "./cli/args.ts";
 import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
+import { installExitGuard } from "./core/exit-guard.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { routeStdoutToStderr, writeStderr, writeStdout } from "./stdio.ts";
 import { isTerminal, runMode } from "./cli/terminal.ts";
@@ -23,6 +24,8 @@ export async function main(argv: string[]): Promise<number> {
 	mark("parse args");
 	// Before any extension or settings file is read: stdout belongs to the answer or the protocol.
 	if (args.command?.name === "list" || args.help || (!args.command && !args.version && runMode(args) !== "tui")) routeStdoutToStderr();
+	// An extension's process.exit() is a load failure or an orderly shutdown, never a silent exit.
+	installExitGuard();
 	try {
 		if (args.version) return printVersion();
 		if (args.help) return await printHelp(args);

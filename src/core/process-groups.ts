@@ -1,5 +1,6 @@
 // The process groups of commands running right now (the bash tool, a person's `!cmd`), so that
 // whatever ends the agent — SIGINT, SIGTERM, SIGHUP, process.exit — ends them too (issue 12).
+import { exitProcess } from "./exit-guard.ts";
 
 const running = new Set<number>();
 let exitHooked = false;
@@ -60,7 +61,7 @@ export function onTerminationSignals(onSignal: (exitCode: number, signal: Termin
 		const listener = () => {
 			endAllProcessGroups();
 			const code = SIGNAL_EXIT_CODES[signal];
-			if (first !== undefined) process.exit(first);
+			if (first !== undefined) exitProcess(first);
 			first = code;
 			onSignal(code, signal);
 		};

@@ -3,6 +3,7 @@
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
+import { extensionExitRequest, onExtensionExit } from "../core/exit-guard.ts";
 import { onTerminationSignals } from "../core/process-groups.ts";
 import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
@@ -24,6 +25,9 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		interrupted = code;
 		void session.abort();
 	});
+	// An extension's process.exit() stops the run like a signal; whether it finished decides the exit code.
+	let finished = false;
+	const stopExitListening = onExtensionExit(() => void session.abort());
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
@@ -35,16 +39,25 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 			}
 			// A command or a handled input leaves no new answer; the next prompt still goes.
 			const last = session.lastAssistant();
-			if (interrupted !== undefined || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
+			if (interrupted !== undefined || extensionExitRequest() || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
 		}
+		finished = !extensionExitRequest();
 	} finally {
 		mark("run");
 		options.detach?.();
 		await host.shutdown();
 		stopListening();
+		stopExitListening();
 	}
 	const last = session.lastAssistant();
 	if (interrupted !== undefined) return interrupted;
+	const exit = extensionExitRequest();
+	if (exit && !finished) {
+		// stdout stays empty, as for any run that did not finish.
+		const who = exit.extensionPath ? `Extension "${exit.extensionPath}"` : "An extension";
+		writeStderr(`Error: ${who} called process.exit(${exit.code}) before the run finished; the run was stopped.\n`);
+		return exit.code || 1;
+	}
 	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
 		// stdout stays empty: a script must not take a cut-off answer for the answer.
 		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
@@ -59,7 +72,8 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		const text = finalText(last);
 		if (text) writeStdout(text.endsWith("\n") ? text : `${text}\n`);
 	}
-	return 0;
+	// A finished run whose extension then asked for an exit code (in session_shutdown, say) gets it.
+	return exit?.code ?? 0;
 }
 
 function finalText(message: AssistantMessage): string {

@@ -5,25 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentBinary } from "../support/agent.ts";
+import { killAll, processAlive, until } from "../support/processes.ts";
 import { MODEL, type MockWorld, mockWorld } from "../support/world.ts";
-
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await Bun.sleep(10);
-	}
-}
-
-/** Alive means running: a zombie left for init to reap counts as gone. */
-function processAlive(pid: number): boolean {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-	} catch {
-		return false;
-	}
-}
 
 /** An extension recording session_shutdown, and a bash call that starts a child and a grandchild. */
 function setUp(world: MockWorld): { ext: string; log: string; pids: string } {
@@ -73,11 +56,7 @@ for (const mode of ["print", "json", "rpc"] as const) {
 					expect(readFileSync(log, "utf8")).toBe("shutdown quit\n");
 				} finally {
 					proc.kill("SIGKILL");
-					for (const pid of readPids(pids)) {
-						try {
-							process.kill(pid, "SIGKILL");
-						} catch {}
-					}
+					killAll(readPids(pids));
 				}
 			});
 		}
@@ -98,10 +77,6 @@ test("rpc: SIGTERM during a person's bash command (the `bash` command, as `!cmd`
 		await until(() => started.every((pid) => !processAlive(pid)), `processes ${started.join(", ")} to be gone`, 5000);
 	} finally {
 		proc.kill("SIGKILL");
-		for (const pid of readPids(pids)) {
-			try {
-				process.kill(pid, "SIGKILL");
-			} catch {}
-		}
+		killAll(readPids(pids));
 	}
 });

@@ -4,6 +4,7 @@
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
 import type { AgentSession } from "../../core/agent-session.ts";
 import type { ExtensionHost, PromptDisposition, SubmitOptions } from "../../core/extensions/host.ts";
+import { onExtensionExit } from "../../core/exit-guard.ts";
 import { endAllProcessGroups } from "../../core/process-groups.ts";
 import { writeStderr, writeStdout } from "../../stdio.ts";
 import { COMMANDS, checkFields, type RpcCommandContext, type RpcCommandSpec } from "./commands.ts";
@@ -145,6 +146,8 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 		["SIGINT", onSignal(130)],
 	];
 	for (const [name, handler] of signals) process.on(name, handler);
+	// An extension's process.exit() after loading: stop like a signal would, in order (issue 12).
+	const stopExitListening = onExtensionExit((request) => void stop.terminate(request.code, session));
 
 	// End of input: nobody is left to answer a dialog; finish what is in flight, then exit.
 	void readLines(io.input ?? Bun.stdin.stream(), handleLine)
@@ -156,6 +159,7 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 
 	const code = await stop.done;
 	for (const [name, handler] of signals) process.off(name, handler);
+	stopExitListening();
 	unsubscribe?.();
 	ui.close();
 	await host.shutdown();
