@@ -16,6 +16,8 @@ export interface PrintModeOptions {
 	images?: ImageContent[];
 	/** json mode: stops the event stream (attached when the session was created, see json.ts). */
 	detach?: () => void;
+	/** Why the session has no model: thrown when a prompt needs one (commands run without). */
+	modelError?: Error;
 }
 
 export async function runPrintMode(session: AgentSession, host: ExtensionHost, options: PrintModeOptions): Promise<number> {
@@ -30,7 +32,10 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	const stopExitListening = onExtensionExit(() => void session.abort());
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
-			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
+			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" }).catch((error: unknown) => {
+				if (options.modelError && error instanceof Error && error.name === "NoModelError") throw options.modelError;
+				throw error;
+			});
 			// Runs extensions started without waiting (a command's sendUserMessage) finish first.
 			await host.waitForIdle();
 			if (result.kind === "error") {
