@@ -65,6 +65,8 @@ export interface CreateAgentSessionOptions {
 	promptTemplates?: string[];
 	/** No templates from `~/.agent/prompts`, `.agent/prompts` or settings (`-np`). */
 	noPromptTemplates?: boolean;
+	/** Package sources loaded for this session only (`-e npm:…|git:…`): their skills and prompt templates join. */
+	packageSources?: string[];
 	/** Whether project resources and settings count. Default: `extensions.projectTrusted`, else the saved decision. */
 	projectTrusted?: boolean;
 	/** Overrides settings `compaction` field by field. */
@@ -97,6 +99,11 @@ export interface CreateAgentSessionOptions {
 	onExtensionError?: (report: ExtensionErrorReport) => void;
 	/** ctx.shutdown(): how the mode exits gracefully. */
 	onShutdown?: () => void;
+	/**
+	 * Called once the session exists, before extensions hear session_start: subscribe here to see
+	 * what those handlers emit (json and rpc mode stream it). Default: nothing.
+	 */
+	onSessionCreated?: (session: AgentSession) => void;
 }
 
 export interface CreatedAgentSession {
@@ -106,6 +113,8 @@ export interface CreatedAgentSession {
 	registry: ModelRegistry;
 	/** Things the user should see (session lines skipped, model fallbacks, no model). */
 	warnings: string[];
+	/** With `allowNoModel`: why no model was selected (its message is also in `warnings`). */
+	modelError?: Error;
 	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
 	resources: ResourceSet;
 }
@@ -184,6 +193,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		promptPaths: options.promptTemplates,
 		noPromptTemplates: options.noPromptTemplates,
 		noContextFiles: options.noContextFiles,
+		packageSources: options.packageSources,
 	}).reload();
 	mark("resources");
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
@@ -192,6 +202,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const context = sessionManager.buildSessionContext();
 
 	let model: Model | undefined;
+	let modelError: Error | undefined;
 	let thinkingLevel: ThinkingLevel | undefined = options.thinkingLevel;
 	if (typeof options.model === "object") {
 		model = options.model;
@@ -216,7 +227,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			}
 		} catch (error) {
 			if (!options.allowNoModel) throw error;
-			warnings.push(error instanceof Error ? error.message : String(error));
+			modelError = error instanceof Error ? error : new Error(String(error));
+			warnings.push(modelError.message);
 		}
 	}
 	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
@@ -286,6 +298,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onShutdown: options.onShutdown,
 		resources,
 	});
+	options.onSessionCreated?.(session);
+	mark("session and host");
 	await host.bind("startup");
-	return { session, host, registry, warnings, resources };
+	mark("bind extensions");
+	return { session, host, registry, warnings, resources, ...(modelError ? { modelError } : {}) };
 }

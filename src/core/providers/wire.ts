@@ -4,6 +4,7 @@ import type { EventStream } from "./event-stream.ts";
 import { parseStreamingJson } from "./partial-json.ts";
 import type { AssistantMessage, Model, StreamOptions, TextContent, ThinkingContent, ToolCall, Usage } from "./types.ts";
 import { emptyUsage } from "./types.ts";
+import { enterPhase, timingEnabled } from "../timing.ts";
 
 export function newAssistantMessage(model: Model): AssistantMessage {
 	return {
@@ -106,7 +107,9 @@ export class BlockWriter {
 		} else if (block.type === "thinking") {
 			this.stream.push({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.output });
 		} else {
-			block.arguments = parseArguments(this.argumentText.get(index) ?? "");
+			const parsed = parseArguments(this.argumentText.get(index) ?? "");
+			block.arguments = parsed.arguments;
+			if (parsed.argumentsError !== undefined) block.argumentsError = parsed.argumentsError;
 			this.stream.push({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.output });
 		}
 	}
@@ -122,14 +125,26 @@ export class BlockWriter {
 	}
 }
 
-function parseArguments(text: string): Record<string, unknown> {
-	if (!text.trim()) return {};
+/**
+ * The complete arguments text of a finished tool call. Text that is not a JSON object is never
+ * "repaired" (a cut-off `rm -rf build/cache` must not run as `rm -rf build`): the call gets `{}`
+ * and an `argumentsError` the loop turns into an error result.
+ */
+export function parseArguments(text: string): Pick<ToolCall, "arguments" | "argumentsError"> {
+	if (!text.trim()) return { arguments: {} };
+	let value: unknown;
 	try {
-		const value: unknown = JSON.parse(text);
-		return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-	} catch {
-		return parseStreamingJson(text);
+		value = JSON.parse(text);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return { arguments: {}, argumentsError: `its arguments are not complete JSON (${reason})\nReceived: ${clip(text)}` };
 	}
+	if (value !== null && typeof value === "object" && !Array.isArray(value)) return { arguments: value as Record<string, unknown> };
+	return { arguments: {}, argumentsError: `its arguments are not a JSON object\nReceived: ${clip(text)}` };
+}
+
+function clip(text: string): string {
+	return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
 /**
@@ -283,6 +298,21 @@ export function hookedFetch(options: StreamOptions | undefined): typeof fetch | 
 	return hooked as typeof fetch;
 }
 
+/** With AGENT_TIMING, `fetch` charged to the turn's "response head" phase until the head arrives, then "stream". */
+function phasedFetch(hooked: typeof fetch | undefined): typeof fetch | undefined {
+	if (!timingEnabled()) return hooked;
+	const f = hooked ?? fetch;
+	const timed = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+		enterPhase("response head");
+		try {
+			return await f(input, init);
+		} finally {
+			enterPhase("stream");
+		}
+	};
+	return timed as typeof fetch;
+}
+
 // Keyless servers (Ollama, llama.cpp) ignore the key, but both SDKs refuse to run without one.
 const PLACEHOLDER_KEY = "no-api-key";
 
@@ -293,7 +323,7 @@ export function sdkClientOptions(model: Model, options: StreamOptions | undefine
 		baseURL: model.baseUrl,
 		maxRetries: 0,
 		defaultHeaders: { ...model.headers, ...options?.headers },
-		fetch: hookedFetch(options),
+		fetch: phasedFetch(hookedFetch(options)),
 		logLevel: "off" as const,
 	};
 }
