@@ -5,6 +5,7 @@ import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
 import { extensionExitRequest, onExtensionExit } from "../core/exit-guard.ts";
 import { onTerminationSignals } from "../core/process-groups.ts";
+import { formatDuration } from "../core/providers/request-timeouts.ts";
 import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
@@ -33,6 +34,11 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		writeStdout(`${JSON.stringify({ type: "session", version: 3, ...options.header })}\n`);
 		unsubscribe = session.subscribe((event) => {
 			writeStdout(`${JSON.stringify(event)}\n`);
+		});
+	} else {
+		// A waiting run is never silent: one stderr line per retry (json mode has auto_retry_start).
+		unsubscribe = session.subscribe((event) => {
+			if (event.type === "auto_retry_start") writeStderr(`${retryLine(session.model?.provider ?? "the provider", event)}\n`);
 		});
 	}
 	try {
@@ -81,6 +87,14 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	}
 	// A finished run whose extension then asked for an exit code (in session_shutdown, say) gets it.
 	return exit?.code ?? 0;
+}
+
+/** `Retrying mock in 2 s (attempt 2/4): 503 The engine is currently overloaded`. */
+export function retryLine(provider: string, event: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }): string {
+	// "mock server error (503): overloaded" → "503 overloaded": the provider is already named.
+	const status = /\((\d{3})\): ([\s\S]*)$/.exec(event.errorMessage);
+	const reason = status ? `${status[1]} ${status[2]}` : event.errorMessage;
+	return `Retrying ${provider} in ${formatDuration(event.delayMs)} (attempt ${event.attempt + 1}/${event.maxAttempts + 1}): ${reason}`;
 }
 
 function finalText(message: AssistantMessage): string {

@@ -155,7 +155,8 @@ class MockLlmServer implements MockLlm {
 			const message = `mock-llm: turn function threw: ${String(error)}`;
 			return jsonResponse(500, renderer.errorBody(500, message), { ...headers, "x-should-retry": "false" });
 		}
-		if (turn.delayMs) await Bun.sleep(turn.delayMs);
+		// The wait before the head ends early when the client gives up (a header timeout) or the server closes.
+		if (turn.delayMs) await sleepUnlessAborted(turn.delayMs, AbortSignal.any([request.signal, this.#closing.signal]));
 		if (isErrorTurn(turn)) return errorResponse(turn, renderer, headers);
 
 		const reply = resolveReply(turn, seq);
@@ -183,6 +184,19 @@ class MockLlmServer implements MockLlm {
 		const malformed = { text: '"mock-llm: malformed' };
 		return framesResponse(frames, { ...write, headers: { ...headers, "content-type": "application/json" }, malformed });
 	}
+}
+
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal.aborted) return resolve();
+		const timer = setTimeout(done, ms);
+		function done() {
+			clearTimeout(timer);
+			signal.removeEventListener("abort", done);
+			resolve();
+		}
+		signal.addEventListener("abort", done, { once: true });
+	});
 }
 
 function errorResponse(turn: ErrorTurn, renderer: Renderer, headers: Record<string, string>): Response {
