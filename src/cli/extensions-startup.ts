@@ -3,7 +3,7 @@
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
 import { runMode } from "./terminal.ts";
-import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
+import { APP_NAME, getProjectConfigDir, tildify, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
 import type { ExtensionMode } from "../core/extensions/types.ts";
@@ -60,11 +60,44 @@ function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult 
 	return issues;
 }
 
+/**
+ * Install the run's packages that are not on disk yet (SPEC §3): the user's, the project's when
+ * `project` (trusted), and `-e` ones. A configured package that fails gets one warning and is
+ * skipped; a `-e` package that fails stops start-up like a missing `-e` path. Costs nothing when
+ * every package is installed.
+ */
+async function installMissingPackages(args: Args, cwd: string, scopes: { project: boolean; user: boolean }): Promise<void> {
+	const { packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
+	const { readRunSettings } = await import("../core/resources/settings.ts");
+	const cli = scopes.user ? packageSourcesIn(args.extensions) : [];
+	const settings = args.noExtensions && cli.length === 0 ? {} : readRunSettings(cwd, scopes.project);
+	if (!Array.isArray(settings.user?.data.packages) && !Array.isArray(settings.project?.data.packages) && cli.length === 0) return;
+	let selection: ReturnType<typeof selectPackages>;
+	try {
+		selection = selectPackages(args.noExtensions ? {} : { project: settings.project, user: scopes.user ? settings.user : undefined }, cli, cwd);
+	} catch (error) {
+		// An unreadable -e source: discovery turns it into a load error with the reason.
+		return;
+	}
+	const missing = selection.packages.filter(needsInstall);
+	if (missing.length === 0) return;
+	for (const pkg of missing) writeStderr(`Installing ${pkg.source}${pkg.settingsPath ? ` (from ${tildify(pkg.settingsPath)})` : ""}…\n`);
+	const { ensureInstalled } = await import("../core/packages/package-manager.ts");
+	const failures = await ensureInstalled(missing, { offline: args.offline });
+	const fatal = failures.filter((f) => f.pkg.scope === "temporary");
+	for (const f of failures) {
+		if (f.pkg.scope === "temporary") continue;
+		writeStderr(`Warning: Package ${f.pkg.source} (${tildify(f.pkg.settingsPath ?? cwd)}) could not be installed: ${f.message}. Its extensions, skills and prompt templates are skipped this run.\n`);
+	}
+	if (fatal.length > 0) throw loadFailure(fatal.map((f) => ({ message: `Failed to load extension "${f.pkg.source}": the package could not be installed: ${f.message}` })));
+}
+
 /** Everything between flag parsing and the session. Throws UserError (exit 1, or 130 on Ctrl+C). */
 export async function startExtensions(args: Args, cwd = process.cwd()): Promise<StartedExtensions> {
 	const mode = runMode(args);
 	const trust = decideTrust(cwd, args);
 	let projectTrusted = trust.state === "yes";
+	await installMissingPackages(args, cwd, { project: projectTrusted, user: true });
 	let discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted);
 	let loaded = await load(discovery.entries, cwd);
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
@@ -90,8 +123,9 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			saveTrust(choice === "trust-parent" ? dirname(cwd) : cwd, projectTrusted);
 			prompted = true;
 		}
-		if (projectTrusted && untrusted.length > 0) {
+		if (projectTrusted && (untrusted.length > 0 || discovery.untrustedPackages.length > 0)) {
 			// Second pass in full load order (project first); the first pass's extensions are gone.
+			await installMissingPackages(args, cwd, { project: true, user: false });
 			loaded?.runtime.invalidate();
 			discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, true);
 			loaded = await load(discovery.entries, cwd);

@@ -66,6 +66,8 @@ export interface CreateAgentSessionOptions {
 	promptTemplates?: string[];
 	/** No templates from `~/.agent/prompts`, `.agent/prompts` or settings (`-np`). */
 	noPromptTemplates?: boolean;
+	/** Package sources loaded for this session only (`-e npm:…|git:…`): their skills and prompt templates join. */
+	packageSources?: string[];
 	/** Whether project resources and settings count. Default: `extensions.projectTrusted`, else the saved decision. */
 	projectTrusted?: boolean;
 	/** Overrides settings `compaction` field by field. */
@@ -98,6 +100,11 @@ export interface CreateAgentSessionOptions {
 	onExtensionError?: (report: ExtensionErrorReport) => void;
 	/** ctx.shutdown(): how the mode exits gracefully. */
 	onShutdown?: () => void;
+	/**
+	 * Called once the session exists, before extensions hear session_start: subscribe here to see
+	 * what those handlers emit (json and rpc mode stream it). Default: nothing.
+	 */
+	onSessionCreated?: (session: AgentSession) => void;
 }
 
 export interface CreatedAgentSession {
@@ -107,6 +114,8 @@ export interface CreatedAgentSession {
 	registry: ModelRegistry;
 	/** Things the user should see (session lines skipped, model fallbacks, no model). */
 	warnings: string[];
+	/** With `allowNoModel`: why no model was selected (its message is also in `warnings`). */
+	modelError?: Error;
 	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
 	resources: ResourceSet;
 }
@@ -194,6 +203,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		promptPaths: options.promptTemplates,
 		noPromptTemplates: options.noPromptTemplates,
 		noContextFiles: options.noContextFiles,
+		packageSources: options.packageSources,
 	}).reload();
 	mark("resources");
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
@@ -202,6 +212,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const context = sessionManager.buildSessionContext();
 
 	let model: Model | undefined;
+	let modelError: Error | undefined;
 	let thinkingLevel: ThinkingLevel | undefined = options.thinkingLevel;
 	if (typeof options.model === "object") {
 		model = options.model;
@@ -226,7 +237,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			}
 		} catch (error) {
 			if (!options.allowNoModel) throw error;
-			warnings.push(error instanceof Error ? error.message : String(error));
+			modelError = error instanceof Error ? error : new Error(String(error));
+			warnings.push(modelError.message);
 		}
 	}
 	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
@@ -302,6 +314,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onShutdown: options.onShutdown,
 		resources,
 	});
+	options.onSessionCreated?.(session);
 	await host.bind("startup");
-	return { session, host, registry, warnings, resources };
+	return { session, host, registry, warnings, resources, ...(modelError ? { modelError } : {}) };
 }

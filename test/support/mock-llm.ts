@@ -1,6 +1,7 @@
 // A loopback mock LLM server for tests. It speaks OpenAI chat completions and Anthropic messages
 // (streamed or not), answers each request with the next scripted turn, and records every request.
 import type { Server } from "bun";
+import { setTimeout as sleep } from "node:timers/promises";
 import { anthropicRenderer } from "./mock-llm/anthropic.ts";
 import { type Frame, framesResponse } from "./mock-llm/frames.ts";
 import { openaiRenderer } from "./mock-llm/openai.ts";
@@ -156,7 +157,7 @@ class MockLlmServer implements MockLlm {
 			return jsonResponse(500, renderer.errorBody(500, message), { ...headers, "x-should-retry": "false" });
 		}
 		// The wait before the head ends early when the client gives up (a header timeout) or the server closes.
-		if (turn.delayMs) await sleepUnlessAborted(turn.delayMs, AbortSignal.any([request.signal, this.#closing.signal]));
+		if (turn.delayMs) await sleep(turn.delayMs, undefined, { signal: AbortSignal.any([request.signal, this.#closing.signal]) }).catch(() => {});
 		if (isErrorTurn(turn)) return errorResponse(turn, renderer, headers);
 
 		const reply = resolveReply(turn, seq);
@@ -184,19 +185,6 @@ class MockLlmServer implements MockLlm {
 		const malformed = { text: '"mock-llm: malformed' };
 		return framesResponse(frames, { ...write, headers: { ...headers, "content-type": "application/json" }, malformed });
 	}
-}
-
-function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-	return new Promise((resolve) => {
-		if (signal.aborted) return resolve();
-		const timer = setTimeout(done, ms);
-		function done() {
-			clearTimeout(timer);
-			signal.removeEventListener("abort", done);
-			resolve();
-		}
-		signal.addEventListener("abort", done, { once: true });
-	});
 }
 
 function errorResponse(turn: ErrorTurn, renderer: Renderer, headers: Record<string, string>): Response {

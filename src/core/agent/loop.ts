@@ -95,6 +95,8 @@ export interface AgentLoopConfig {
 	hooks: AgentLoopHooks;
 	signal: AbortSignal;
 	emit(event: AgentEvent): Promise<void>;
+	/** System messages to announce at the start of the first turn (the prompt or tools changed); never added to `messages`. */
+	announce?: AgentMessage[];
 }
 
 /**
@@ -118,6 +120,13 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 	let turnIndex = 0;
 	while (true) {
 		await emit({ type: "turn_start", turnIndex, timestamp: Date.now() });
+		if (turnIndex === 0) {
+			for (const m of config.announce ?? []) {
+				await emit({ type: "message_start", message: m });
+				added.push(m);
+				await emit({ type: "message_end", message: m });
+			}
+		}
 		for (const m of pending) await push(m);
 		pending = [];
 
@@ -175,7 +184,8 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 		const failedEarly = !started && final.stopReason === "error" && !signal.aborted;
 		const delay = failedEarly ? hooks.retry?.delayFor(final, attempt) : undefined;
 		if (delay === undefined) {
-			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
+			// `attempt` counts retries, as auto_retry_start's does (pi): the request succeeded or failed on retry N.
+			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt: attempt - 1, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
 			// Once per request: e.g. an overflow compacted away, then the same request, rebuilt, again.
 			if (failedEarly && !recovered && hooks.recoverFromError && (await hooks.recoverFromError(final))) {
 				recovered = true;

@@ -17,6 +17,8 @@ export interface ExtensionEntry {
 	group: ExtensionGroup;
 	/** An explicit path that does not exist: a load error, not a silent skip. */
 	missing?: boolean;
+	/** Why it is missing, when not simply "does not exist" (a `-e npm:` package that is not installed). */
+	missingReason?: string;
 	/** The package.json whose `agent.extensions` listed this entry, when one did. */
 	manifest?: string;
 	/** Time spent resolving this entry (stat + realpath), for AGENT_TIMING. */
@@ -35,6 +37,17 @@ export interface ExplicitPath {
 	baseDir: string;
 }
 
+/** The extension files of one package, which join the source that declared it (SPEC §3). */
+export interface PackageExtensions {
+	/** As written (`npm:@x/y`, `git:github.com/x/y`, a path): the entries' `sourceInfo.source`. */
+	source: string;
+	/** The package folder: the entries' `baseDir`. */
+	dir: string;
+	files: string[];
+	/** A package that is not installed: the reason, which makes a `-e` package a load error. */
+	missing?: string;
+}
+
 export interface DiscoveryInput {
 	cwd: string;
 	/** `<cwd>/.agent/extensions`. */
@@ -43,7 +56,11 @@ export interface DiscoveryInput {
 	userDir: string;
 	projectSettingsPaths: ExplicitPath[];
 	userSettingsPaths: ExplicitPath[];
-	cliPaths: string[];
+	/** `"packages"` of the project settings (loaded only when trusted) and of the user settings. */
+	projectPackages?: PackageExtensions[];
+	userPackages?: PackageExtensions[];
+	/** `-e` values in order: paths, or packages (`-e npm:…`) already resolved. */
+	cliPaths: (string | PackageExtensions)[];
 	/** `-ne`: only `-e` paths load. */
 	noExtensions: boolean;
 	/** Whether project inputs load (SPEC §4). */
@@ -55,6 +72,8 @@ export interface DiscoveryResult {
 	entries: ExtensionEntry[];
 	/** Project entries that would load if the folder were trusted (for the prompt, the skip line, `agent list`). */
 	untrustedProject: ExtensionEntry[];
+	/** Project packages that would load if the folder were trusted (their sources). */
+	untrustedPackages: string[];
 	warnings: DiscoveryWarning[];
 }
 
@@ -156,7 +175,7 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 	const seen = new Set<string>();
 	const manifests = new Map<string, string>();
 
-	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false) => {
+	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false, origin: SourceInfo["origin"] = "top-level", missingReason?: string) => {
 		const started = performance.now();
 		const resolvedPath = missing ? file : realPath(file);
 		if (list === entries) {
@@ -164,9 +183,17 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 			seen.add(resolvedPath);
 		}
 		const group: ExtensionGroup = scope === "temporary" ? "path" : scope;
-		const sourceInfo: SourceInfo = { path: resolvedPath, source, scope, origin: "top-level", baseDir };
+		const sourceInfo: SourceInfo = { path: resolvedPath, source, scope, origin, baseDir };
 		const manifest = manifests.get(file);
-		list.push({ path: shownAs, resolvedPath, sourceInfo, group, ...(missing ? { missing } : {}), ...(manifest ? { manifest } : {}), resolveMs: performance.now() - started });
+		list.push({ path: shownAs, resolvedPath, sourceInfo, group, ...(missing ? { missing } : {}), ...(missingReason ? { missingReason } : {}), ...(manifest ? { manifest } : {}), resolveMs: performance.now() - started });
+	};
+	const addPackage = (list: ExtensionEntry[], p: PackageExtensions, scope: SourceScope) => {
+		// A configured package that is not installed was warned about at start-up; a `-e` one is a load error.
+		if (p.missing) {
+			if (scope === "temporary") add(list, p.source, p.source, scope, p.source, p.dir, true, "package", p.missing);
+			return;
+		}
+		for (const file of p.files) add(list, file, file, scope, p.source, p.dir, false, "package");
 	};
 	const addExplicit = (list: ExtensionEntry[], p: ExplicitPath, scope: SourceScope, source: string) => {
 		const abs = resolve(p.baseDir, expandHome(p.value));
@@ -182,9 +209,15 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 		for (const file of discoverExtensionsInDir(input.projectDir, warnings, manifests)) add(project, file, file, "project", "auto", input.projectDir);
 		for (const file of discoverExtensionsInDir(input.userDir, warnings, manifests)) add(entries, file, file, "user", "auto", input.userDir);
 		for (const p of input.projectSettingsPaths) addExplicit(project, p, "project", "local");
+		if (input.projectTrusted) for (const p of input.projectPackages ?? []) addPackage(entries, p, "project");
 		for (const p of input.userSettingsPaths) addExplicit(entries, p, "user", "local");
+		for (const p of input.userPackages ?? []) addPackage(entries, p, "user");
 	}
-	for (const value of input.cliPaths) addExplicit(entries, { value, baseDir: input.cwd }, "temporary", "cli");
+	for (const value of input.cliPaths) {
+		if (typeof value === "string") addExplicit(entries, { value, baseDir: input.cwd }, "temporary", "cli");
+		else addPackage(entries, value, "temporary");
+	}
 	// Untrusted project entries already loading from elsewhere (e.g. also passed with -e) are not "skipped".
-	return { entries, untrustedProject: untrustedProject.filter((e) => !seen.has(e.resolvedPath)), warnings };
+	const untrustedPackages = input.projectTrusted || input.noExtensions ? [] : (input.projectPackages ?? []).map((p) => p.source);
+	return { entries, untrustedProject: untrustedProject.filter((e) => !seen.has(e.resolvedPath)), untrustedPackages, warnings };
 }

@@ -120,7 +120,7 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 	const errors: ExtensionLoadError[] = [];
 	for (const entry of entries) {
 		if (entry.missing) {
-			errors.push(new ExtensionLoadError(entry.path, "resolve", `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
+			errors.push(new ExtensionLoadError(entry.path, "resolve", entry.missingReason ?? `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
 			continue;
 		}
 		let stage: LoadStage = "import";
