@@ -315,6 +315,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		resources,
 	});
 	options.onSessionCreated?.(session);
+	mark("session and host");
 	await host.bind("startup");
+	mark("bind extensions");
 	return { session, host, registry, warnings, resources, ...(modelError ? { modelError } : {}) };
 }

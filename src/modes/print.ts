@@ -60,6 +60,7 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		options.detach?.();
 		stopRetryLines?.();
 		await host.shutdown();
+		mark("shutdown");
 		stopListening();
 		stopExitListening();
 	}

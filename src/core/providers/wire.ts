@@ -5,6 +5,7 @@ import { parseStreamingJson } from "./partial-json.ts";
 import { RequestWatchdog } from "./request-timeouts.ts";
 import type { AssistantMessage, Model, StreamOptions, TextContent, ThinkingContent, ToolCall, Usage } from "./types.ts";
 import { emptyUsage } from "./types.ts";
+import { enterPhase, timingEnabled } from "../timing.ts";
 
 export function newAssistantMessage(model: Model): AssistantMessage {
 	return {
@@ -162,7 +163,7 @@ export async function runWire(
 	stream.push({ type: "start", partial: output });
 	const watchdog = new RequestWatchdog(model.provider, options?.timeouts);
 	try {
-		await body(output, watchdog.fetch(hookedFetch(options) ?? globalThis.fetch));
+		await body(output, watchdog.fetch(phasedFetch(hookedFetch(options)) ?? globalThis.fetch));
 		calculateCost(model, output.usage);
 		finish(stream, output);
 	} catch (error) {
@@ -304,6 +305,21 @@ export function hookedFetch(options: StreamOptions | undefined): typeof fetch | 
 		return response;
 	};
 	return hooked as typeof fetch;
+}
+
+/** With AGENT_TIMING, `fetch` charged to the turn's "response head" phase until the head arrives, then "stream". */
+function phasedFetch(hooked: typeof fetch | undefined): typeof fetch | undefined {
+	if (!timingEnabled()) return hooked;
+	const f = hooked ?? fetch;
+	const timed = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+		enterPhase("response head");
+		try {
+			return await f(input, init);
+		} finally {
+			enterPhase("stream");
+		}
+	};
+	return timed as typeof fetch;
 }
 
 // Keyless servers (Ollama, llama.cpp) ignore the key, but both SDKs refuse to run without one.
