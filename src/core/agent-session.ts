@@ -90,6 +90,8 @@ export interface AgentSessionOptions {
 	toolContext?: () => unknown;
 	/** Settings `compaction`; missing fields take the defaults. */
 	compaction?: Partial<CompactionSettings>;
+	/** Stall detection for every provider request (settings `httpHeaderTimeoutMs`, `httpIdleTimeoutMs`). */
+	requestTimeouts?: StreamOptions["timeouts"];
 }
 
 
@@ -138,6 +140,7 @@ export class AgentSession {
 	private _steeringMode: QueueMode = "all";
 	private _followUpMode: QueueMode = "all";
 	private _autoRetryEnabled = true;
+	private readonly requestTimeouts: StreamOptions["timeouts"];
 	/** Aborted by abortRetry() to end the current retry wait. */
 	private retryCancel: AbortController | undefined;
 	private bashAbort: AbortController | undefined;
@@ -157,6 +160,7 @@ export class AgentSession {
 		this.messages = options.messages ? [...options.messages] : [];
 		this.hooks = options.hooks ?? {};
 		this.toolContext = options.toolContext ?? (() => ({}));
+		this.requestTimeouts = options.requestTimeouts;
 		this.compaction = new SessionCompactor(
 			{
 				get model() {
@@ -173,7 +177,7 @@ export class AgentSession {
 				complete: async (model, context, opts) => {
 					if (this.models.complete) return this.models.complete(model, context, opts);
 					const auth = await this.models.getApiKeyAndHeaders(model);
-					return this.models.stream(model, context, { ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
+					return this.models.stream(model, context, { timeouts: this.requestTimeouts, ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
 				},
 				publish: (event) => this.emit(event),
 				rebuildFromSession: () => this.rebuildFromSession(),
@@ -378,6 +382,7 @@ export class AgentSession {
 							headers: { ...auth.headers, ...fromHooks.headers },
 							reasoning: this._thinkingLevel === "off" ? undefined : this._thinkingLevel,
 							sessionId: this._session.getSessionId(),
+							...(this.requestTimeouts ? { timeouts: this.requestTimeouts } : {}),
 						};
 					},
 				},
