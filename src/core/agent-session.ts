@@ -128,6 +128,9 @@ export class AgentSession {
 	private bashAbort: AbortController | undefined;
 	/** `bash` results recorded while a run was going: added when it ends, so tool call/result pairs stay together. */
 	private pendingBash: BashExecutionMessage[] = [];
+	/** Awaited at the start of every run, before the tools are read (MCP waits for its direct servers here). */
+	readonly beforeRun: (() => Promise<void>)[] = [];
+	private _explicitToolSelection = false;
 
 	constructor(options: AgentSessionOptions) {
 		const self = this;
@@ -261,6 +264,15 @@ export class AgentSession {
 	}
 	setActiveTools(names: string[]): void {
 		this.activeToolNames = names.filter((n) => this.allTools.has(n));
+		this._explicitToolSelection = true;
+	}
+	/** True once setActiveTools chose the active set: tools added later (MCP servers connecting) stay inactive. */
+	get explicitToolSelection(): boolean {
+		return this._explicitToolSelection;
+	}
+	removeTool(name: string): void {
+		this.allTools.delete(name);
+		this.activeToolNames = this.activeToolNames.filter((n) => n !== name);
 	}
 	/** Add or replace a tool (an extension registering after start-up); active at once unless told otherwise. */
 	addTool(tool: AgentTool<any, any, any>, activate = true): void {
@@ -333,11 +345,16 @@ export class AgentSession {
 		if (prompts.length === 0) prompts = [...this.take("steer"), ...this.take("followUp")];
 		this.abortController = new AbortController();
 		const signal = this.abortController.signal;
+		const self = this;
 		const done = (async () => {
+			for (const prepare of this.beforeRun) await prepare();
 			await runAgentLoop(prompts, this.messages, {
 				model,
 				systemPrompt: this.getSystemPrompt(),
-				tools: this.activeTools(),
+				// Read at each request, so tools that arrive during a run (an MCP server connecting) join the next one.
+				get tools() {
+					return self.activeTools();
+				},
 				stream: (m, c, o) => this.models.stream(m, c, o),
 				toolContext: this.toolContext(),
 				signal,

@@ -21,6 +21,8 @@ import type { ExtensionErrorReport } from "./extensions/runner.ts";
 import type { ExtensionEntry } from "./extensions/discovery.ts";
 import type { LoadExtensionsResult } from "./extensions/loader.ts";
 import type { ExtensionMode, ExtensionUIContext } from "./extensions/types.ts";
+import type { McpManager } from "./mcp/manager.ts";
+import { isMcpToolName } from "./mcp/tool-names.ts";
 
 export type SessionChoice =
 	| { kind: "new" }
@@ -97,6 +99,10 @@ export interface CreateAgentSessionOptions {
 	onExtensionError?: (report: ExtensionErrorReport) => void;
 	/** ctx.shutdown(): how the mode exits gracefully. */
 	onShutdown?: () => void;
+	/** `--no-mcp`: no MCP servers for this run (mcp.json is not read; registrations are reported). */
+	noMcp?: boolean;
+	/** A line about MCP for the user (a server failed or stopped, an mcp.json entry was skipped). Default: stderr. */
+	onMcpNotice?: (message: string) => void;
 }
 
 export interface CreatedAgentSession {
@@ -108,6 +114,8 @@ export interface CreatedAgentSession {
 	warnings: string[];
 	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
 	resources: ResourceSet;
+	/** The MCP servers (status, reconnect); undefined with `noMcp` or nothing to manage. */
+	mcp: McpManager | undefined;
 }
 
 function readAppend(value: string, cwd: string): string {
@@ -239,11 +247,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	let activeNames = active;
 	if (options.noTools) activeNames = [];
 	else if (options.tools) {
-		const unknown = options.tools.filter((n) => !byName.has(n));
+		// MCP tools (`mcp__server__*`) are not known yet: their servers are still to connect.
+		const unknown = options.tools.filter((n) => !byName.has(n) && !isMcpToolName(n));
 		if (unknown.length > 0) {
 			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...byName.keys()].join(", ")}`]);
 		}
-		activeNames = options.tools;
+		activeNames = options.tools.filter((n) => byName.has(n));
 	}
 
 	const session = new AgentSession({
@@ -269,6 +278,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	}
 	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
 	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels);
+	mark("session");
+	const mcp = await startMcp(options, { cwd, projectTrusted, session, extensionsLoaded: loaded !== undefined });
 	const host = new ExtensionHost({
 		session,
 		registry,
@@ -285,7 +296,29 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onError: options.onExtensionError ?? ((r) => process.stderr.write(`Extension error (${r.extensionPath}): ${r.error}\n`)),
 		onShutdown: options.onShutdown,
 		resources,
+		mcp,
 	});
 	await host.bind("startup");
-	return { session, host, registry, warnings, resources };
+	return { session, host, registry, warnings, resources, mcp };
+}
+
+/**
+ * The MCP manager, when there is anything for it: servers in mcp.json, or extensions (which may
+ * register servers). Imported only then; the SDK itself loads later, when a server connects.
+ */
+async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; projectTrusted: boolean; session: AgentSession; extensionsLoaded: boolean }): Promise<McpManager | undefined> {
+	if (options.noMcp) return undefined;
+	const { hasMcpServers } = await import("./mcp/mcp-config.ts");
+	if (!run.extensionsLoaded && !hasMcpServers(run.cwd, run.projectTrusted)) return undefined;
+	const [{ McpManager }, { loadMcpConfig }, { mcpToolFilter }] = await Promise.all([import("./mcp/manager.ts"), import("./mcp/mcp-config.ts"), import("./mcp/tool-names.ts")]);
+	const manager = new McpManager({
+		cwd: run.cwd,
+		session: run.session,
+		loadConfig: () => loadMcpConfig({ cwd: run.cwd, projectTrusted: run.projectTrusted }),
+		toolFilter: mcpToolFilter(options.tools, options.noTools),
+		onNotice: options.onMcpNotice ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
+	});
+	manager.start();
+	mark("mcp");
+	return manager;
 }

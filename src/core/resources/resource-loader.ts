@@ -25,10 +25,10 @@ export function projectResourceDirs(cwd: string): string[] {
 	return [join(dir, "skills"), join(dir, "prompts")].filter((d) => existsSync(d));
 }
 
-/** Whether `<cwd>/.agent/` holds anything trust gates (extensions, settings, skills, prompt templates). */
+/** Whether `<cwd>/.agent/` holds anything trust gates (extensions, settings, skills, prompt templates, MCP servers). */
 export function hasProjectInputs(cwd: string): boolean {
 	const dir = getProjectConfigDir(cwd);
-	return existsSync(join(dir, "extensions")) || existsSync(join(dir, "settings.json")) || projectResourceDirs(cwd).length > 0;
+	return existsSync(join(dir, "extensions")) || existsSync(join(dir, "settings.json")) || existsSync(join(dir, "mcp.json")) || projectResourceDirs(cwd).length > 0;
 }
 
 /**
