@@ -54,6 +54,7 @@ async function printHelp(args?: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
 	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
 	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
+	if (args.command?.name === "mcp") return (await import("./cli/mcp-command.ts")).runMcpCommand(args.command.argv);
 	if (args.export) throw new UserError("--export is not implemented yet.");
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
@@ -147,6 +148,7 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		noSkills: args.noSkills,
 		promptTemplates: args.promptTemplates,
 		noPromptTemplates: args.noPromptTemplates,
+		noMcp: args.noMcp,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
 		scopedModels: args.models,

@@ -30,6 +30,8 @@ export interface Args {
 	promptTemplates: string[];
 	noPromptTemplates: boolean;
 	noContextFiles: boolean;
+	/** `--no-mcp`: no MCP servers for this run. */
+	noMcp: boolean;
 	export?: string;
 	/** `--list-models` given; the value is the optional search term ("" for none). */
 	listModels?: string;
@@ -50,7 +52,9 @@ export interface Args {
 
 export type SubCommand =
 	| { name: "list"; json: boolean }
-	| { name: "trust"; dir?: string; revoke: boolean };
+	| { name: "trust"; dir?: string; revoke: boolean }
+	/** `agent mcp …`: its words are parsed by cli/mcp-command.ts. */
+	| { name: "mcp"; argv: string[] };
 
 export interface UnknownFlag {
 	name: string;
@@ -81,7 +85,7 @@ type Spec =
 
 type BoolKey =
 	| "print" | "continue" | "resume" | "noSession" | "noTools" | "noBuiltinTools" | "noExtensions" | "noSkills"
-	| "noPromptTemplates" | "noContextFiles" | "verbose" | "offline" | "help" | "version" | "approve" | "noApprove";
+	| "noPromptTemplates" | "noContextFiles" | "noMcp" | "verbose" | "offline" | "help" | "version" | "approve" | "noApprove";
 type StringKey = "provider" | "model" | "apiKey" | "systemPrompt" | "session" | "fork" | "sessionDir" | "export";
 type ListKey = "appendSystemPrompt" | "extensions" | "skills" | "promptTemplates";
 
@@ -123,6 +127,7 @@ const FLAGS: Record<string, Spec> = {
 	"-np": { kind: "bool", key: "noPromptTemplates" },
 	"--no-context-files": { kind: "bool", key: "noContextFiles" },
 	"-nc": { kind: "bool", key: "noContextFiles" },
+	"--no-mcp": { kind: "bool", key: "noMcp" },
 	"--export": { kind: "string", key: "export", value: "<file>" },
 	"--list-models": { kind: "listModels" },
 	"--verbose": { kind: "bool", key: "verbose" },
@@ -169,6 +174,7 @@ function emptyArgs(): Args {
 		promptTemplates: [],
 		noPromptTemplates: false,
 		noContextFiles: false,
+		noMcp: false,
 		verbose: false,
 		offline: false,
 		help: false,
@@ -193,6 +199,10 @@ export function parseArgs(argv: string[]): Args {
 	const sub = argv[0];
 	if (sub === "list" || sub === "trust") {
 		return parseSubcommand(sub, argv.slice(1), args);
+	}
+	if (sub === "mcp") {
+		args.command = { name: "mcp", argv: argv.slice(1) };
+		return args;
 	}
 	let onlyMessages = false;
 	while (i < argv.length) {

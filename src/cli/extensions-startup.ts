@@ -9,6 +9,7 @@ import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
 import type { ExtensionMode } from "../core/extensions/types.ts";
 import { decideTrust, discoverForRun, emitProjectTrust, projectResourceDirs } from "../core/resources/resource-loader.ts";
 import { saveTrust } from "../core/resources/trust.ts";
+import { peekProjectServers, projectMcpPath } from "../core/mcp/mcp-config.ts";
 import { mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
 import { writeStderr } from "../stdio.ts";
@@ -68,6 +69,11 @@ function resourceSkipLine(cwd: string, dirs: string[]): string {
 	return `Skipped project ${what} in ${where}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
 }
 
+function mcpSkipLine(cwd: string, servers: string[]): string {
+	const n = servers.length;
+	return `Skipped ${n} project MCP ${n === 1 ? "server" : "servers"} (${servers.join(", ")}) in ${projectMcpPath(cwd)}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
+}
+
 function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult | undefined): StartupIssue[] {
 	const issues: StartupIssue[] = discovery.warnings.map((w) => ({ group: "path", path: w.path, message: w.message }));
 	const byPath = new Map(discovery.entries.map((e) => [e.path, e.group]));
@@ -91,9 +97,10 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 
 	const untrusted = discovery.untrustedProject;
-	// Project skills and prompt templates are gated with the extensions (they steer the model).
+	// Project skills and prompt templates are gated with the extensions (they steer the model), and so are MCP servers (they run).
 	const resourceDirs = projectTrusted || args.noApprove ? [] : projectResourceDirs(cwd);
-	if (!projectTrusted && (untrusted.length > 0 || resourceDirs.length > 0) && !args.noApprove) {
+	const mcpServers = projectTrusted || args.noApprove || args.noMcp ? [] : peekProjectServers(cwd);
+	if (!projectTrusted && (untrusted.length > 0 || resourceDirs.length > 0 || mcpServers.length > 0) && !args.noApprove) {
 		let prompted = false;
 		const answer = loaded
 			? await emitProjectTrust(loaded.extensions, { cwd, trusted: trust.state }, mode, (path, error) =>
@@ -105,7 +112,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			if (answer.remember) saveTrust(cwd, projectTrusted);
 		} else if (trust.state === "undecided" && mode === "tui") {
 			const { promptProjectTrust } = await import("./trust-prompt.ts");
-			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath), resourceDirs);
+			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath), resourceDirs, mcpServers.length > 0 ? { path: projectMcpPath(cwd), servers: mcpServers } : undefined);
 			if (choice === "cancelled") throw new UserError("Cancelled: no project code was run.", [], 130);
 			projectTrusted = choice !== "dont-trust";
 			saveTrust(choice === "trust-parent" ? dirname(cwd) : cwd, projectTrusted);
@@ -120,6 +127,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 		} else if (!projectTrusted && !prompted) {
 			if (untrusted.length > 0) writeStderr(`${skipLine(cwd, untrusted)}\n`);
 			if (resourceDirs.length > 0) writeStderr(`${resourceSkipLine(cwd, resourceDirs)}\n`);
+			if (mcpServers.length > 0) writeStderr(`${mcpSkipLine(cwd, mcpServers)}\n`);
 		}
 	}
 
