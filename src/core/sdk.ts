@@ -67,6 +67,8 @@ export interface CreateAgentSessionOptions {
 	promptTemplates?: string[];
 	/** No templates from `~/.agent/prompts`, `.agent/prompts` or settings (`-np`). */
 	noPromptTemplates?: boolean;
+	/** Package sources loaded for this session only (`-e npm:…|git:…`): their skills and prompt templates join. */
+	packageSources?: string[];
 	/** Whether project resources and settings count. Default: `extensions.projectTrusted`, else the saved decision. */
 	projectTrusted?: boolean;
 	/** Overrides settings `compaction` field by field. */
@@ -103,6 +105,11 @@ export interface CreateAgentSessionOptions {
 	noMcp?: boolean;
 	/** A line about MCP for the user (a server failed or stopped, an mcp.json entry was skipped). Default: stderr. */
 	onMcpNotice?: (message: string) => void;
+	/**
+	 * Called once the session exists, before extensions hear session_start: subscribe here to see
+	 * what those handlers emit (json and rpc mode stream it). Default: nothing.
+	 */
+	onSessionCreated?: (session: AgentSession) => void;
 }
 
 export interface CreatedAgentSession {
@@ -112,6 +119,8 @@ export interface CreatedAgentSession {
 	registry: ModelRegistry;
 	/** Things the user should see (session lines skipped, model fallbacks, no model). */
 	warnings: string[];
+	/** With `allowNoModel`: why no model was selected (its message is also in `warnings`). */
+	modelError?: Error;
 	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
 	resources: ResourceSet;
 	/** The MCP servers (status, reconnect); undefined with `noMcp` or nothing to manage. */
@@ -192,6 +201,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		promptPaths: options.promptTemplates,
 		noPromptTemplates: options.noPromptTemplates,
 		noContextFiles: options.noContextFiles,
+		packageSources: options.packageSources,
 	}).reload();
 	mark("resources");
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
@@ -200,6 +210,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const context = sessionManager.buildSessionContext();
 
 	let model: Model | undefined;
+	let modelError: Error | undefined;
 	let thinkingLevel: ThinkingLevel | undefined = options.thinkingLevel;
 	if (typeof options.model === "object") {
 		model = options.model;
@@ -224,7 +235,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			}
 		} catch (error) {
 			if (!options.allowNoModel) throw error;
-			warnings.push(error instanceof Error ? error.message : String(error));
+			modelError = error instanceof Error ? error : new Error(String(error));
+			warnings.push(modelError.message);
 		}
 	}
 	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
@@ -298,8 +310,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		resources,
 		mcp,
 	});
+	options.onSessionCreated?.(session);
 	await host.bind("startup");
-	return { session, host, registry, warnings, resources, mcp };
+	return { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
 }
 
 /**

@@ -23,7 +23,7 @@ describe("what starts", () => {
 		world.mock.script({ text: "one" }, { text: "two" });
 		const r = await world.run(["--model", MODEL.openai, "-p", "hi"]);
 		expect(r.stdout).toBe("one\n");
-		expect(r.stderr).toBe(`Skipped 1 project MCP server (proj) in ${join(world.cwd, ".agent/mcp.json")}: folder not trusted (pass --approve or run "agent trust").\n`);
+		expect(r.stderr).toBe(`Skipped 1 project MCP server in ${join(world.cwd, ".agent/mcp.json")}: folder not trusted (pass --approve or run "agent trust").\n`);
 		expect(readToolNames(world.mock.requests[0]!).some((n) => n.startsWith("mcp_"))).toBe(false);
 		expect(existsSync(marker)).toBe(false);
 		const approved = await world.run(["--model", MODEL.openai, "-a", "-p", "hi"]);
