@@ -2,11 +2,10 @@
 // (a full project entry replaces the user entry of that name; one without command or url only
 // changes its enabled/exposure fields). A file that is not JSON stops the run with file:line:column;
 // a bad entry is reported with its position and skipped, so the other servers still start.
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { getAgentDir, getProjectConfigDir, tildify } from "../../config.ts";
-import { UserError } from "../errors.ts";
-import { ConfigFileError, lineColumn, scanJson } from "../providers/json-file.ts";
+import { ConfigFileError, lineColumn, readConfigText, scanJson } from "../providers/json-file.ts";
 import {
 	isOverrideOnly,
 	serverKey,
@@ -81,14 +80,8 @@ const FIX_HINT = `Fix the file and run again; it was not changed. Expected shape
  * `{ "mcpServers": { … } }` shape at the top: ConfigFileError with the position and the fix.
  */
 export function readMcpFile(path: string): McpFile | undefined {
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		throw new UserError(`Cannot read ${tildify(path)}: ${(error as Error).message}`);
-	}
-	text = text.replace(/^\uFEFF/, "");
+	const text = readConfigText(path);
+	if (text === undefined) return undefined;
 	if (!text.trim()) return { path, entries: [] };
 	const scan = scanJson(text);
 	if (scan.error) {
