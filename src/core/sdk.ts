@@ -290,7 +290,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	}
 	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
 	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels);
-	mark("session");
+	mark("agent session");
 	const mcp = await startMcp(options, { cwd, projectTrusted, session, extensionsLoaded: loaded !== undefined });
 	const host = new ExtensionHost({
 		session,
@@ -311,7 +311,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		mcp,
 	});
 	options.onSessionCreated?.(session);
+	mark("session and host");
 	await host.bind("startup");
+	mark("bind extensions");
 	return { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
 }
 
