@@ -2,6 +2,7 @@
 // turns flags into these options.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { getProjectMcpPath, getUserMcpPath } from "../config.ts";
 import { AgentSession } from "./agent-session.ts";
 import { UserError } from "./errors.ts";
 import { ModelRegistry } from "./providers/registry.ts";
@@ -21,8 +22,8 @@ import type { ExtensionErrorReport } from "./extensions/runner.ts";
 import type { ExtensionEntry } from "./extensions/discovery.ts";
 import type { LoadExtensionsResult } from "./extensions/loader.ts";
 import type { ExtensionMode, ExtensionUIContext } from "./extensions/types.ts";
-import type { McpManager } from "./mcp/manager.ts";
-import { isMcpToolName } from "./mcp/tool-names.ts";
+import type { McpManager, McpSession } from "./mcp/manager.ts";
+import type { RegisteredMcpServer } from "./mcp/registry.ts";
 
 export type SessionChoice =
 	| { kind: "new" }
@@ -124,7 +125,7 @@ export interface CreatedAgentSession {
 	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
 	resources: ResourceSet;
 	/** The MCP servers (status, reconnect); undefined with `noMcp` or nothing to manage. */
-	mcp: McpManager | undefined;
+	mcp: McpSession | undefined;
 }
 
 function readAppend(value: string, cwd: string): string {
@@ -259,8 +260,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	let activeNames = active;
 	if (options.noTools) activeNames = [];
 	else if (options.tools) {
+		let unknown = options.tools.filter((n) => !byName.has(n));
 		// MCP tools (`mcp__server__*`) are not known yet: their servers are still to connect.
-		const unknown = options.tools.filter((n) => !byName.has(n) && !isMcpToolName(n));
+		if (unknown.length > 0) {
+			const { isMcpToolName } = await import("./mcp/tool-names.ts");
+			unknown = unknown.filter((n) => !isMcpToolName(n));
+		}
 		if (unknown.length > 0) {
 			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...byName.keys()].join(", ")}`]);
 		}
@@ -317,23 +322,113 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	return { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
 }
 
+/** An mcp.json that exists and is not empty (a stat, so a run without MCP imports none of it). */
+function hasMcpFile(path: string): boolean {
+	try {
+		return statSync(path).size > 0;
+	} catch {
+		return false;
+	}
+}
+
 /**
- * The MCP manager, when there is anything for it: servers in mcp.json, or extensions (which may
- * register servers). Imported only then; the SDK itself loads later, when a server connects.
+ * The session's MCP servers: a manager at once when mcp.json has servers; with extensions loaded
+ * (they may register servers), one that creates the manager on the first registration, so a run
+ * without servers imports none of it. Undefined with `noMcp` or when nothing could have servers.
  */
-async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; projectTrusted: boolean; session: AgentSession; extensionsLoaded: boolean }): Promise<McpManager | undefined> {
+async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; projectTrusted: boolean; session: AgentSession; extensionsLoaded: boolean }): Promise<McpSession | undefined> {
 	if (options.noMcp) return undefined;
-	const { hasMcpServers } = await import("./mcp/mcp-config.ts");
-	if (!run.extensionsLoaded && !hasMcpServers(run.cwd, run.projectTrusted)) return undefined;
-	const [{ McpManager }, { loadMcpConfig }, { mcpToolFilter }] = await Promise.all([import("./mcp/manager.ts"), import("./mcp/mcp-config.ts"), import("./mcp/tool-names.ts")]);
-	const manager = new McpManager({
-		cwd: run.cwd,
-		session: run.session,
-		loadConfig: () => loadMcpConfig({ cwd: run.cwd, projectTrusted: run.projectTrusted }),
-		toolFilter: mcpToolFilter(options.tools, options.noTools),
-		onNotice: options.onMcpNotice ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
-	});
-	manager.start();
-	mark("mcp");
-	return manager;
+	const configured = () => hasMcpFile(getUserMcpPath()) || (run.projectTrusted && hasMcpFile(getProjectMcpPath(run.cwd)));
+	const create = async (): Promise<McpManager> => {
+		const [{ McpManager }, { loadMcpConfig }, { mcpToolFilter }] = await Promise.all([import("./mcp/manager.ts"), import("./mcp/mcp-config.ts"), import("./mcp/tool-names.ts")]);
+		const manager = new McpManager({
+			cwd: run.cwd,
+			session: run.session,
+			loadConfig: () => loadMcpConfig({ cwd: run.cwd, projectTrusted: run.projectTrusted }),
+			toolFilter: mcpToolFilter(options.tools, options.noTools),
+			onNotice: options.onMcpNotice ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
+		});
+		manager.start();
+		return manager;
+	};
+	if (configured()) {
+		const manager = await create();
+		mark("mcp");
+		return manager;
+	}
+	return run.extensionsLoaded ? new DeferredMcp(create, configured, run.session) : undefined;
+}
+
+/** Stands in for the manager until a server is registered (or mcp.json appears before a /reload). */
+class DeferredMcp implements McpSession {
+	private manager: McpManager | undefined;
+	private creating: Promise<McpManager> | undefined;
+	private registered: RegisteredMcpServer[] = [];
+	private readonly listeners = new Set<() => void>();
+
+	constructor(
+		private readonly create: () => Promise<McpManager>,
+		private readonly configured: () => boolean,
+		session: AgentSession,
+	) {
+		// A run that starts while the manager is being created waits for it (and so for its servers).
+		session.beforeRun.push(async () => void (await this.creating));
+	}
+
+	private ensure(): Promise<McpManager> {
+		this.creating ??= this.create().then((manager) => {
+			this.manager = manager;
+			manager.onChange(() => {
+				for (const listener of this.listeners) listener();
+			});
+			manager.bind(this.registered);
+			return manager;
+		});
+		return this.creating;
+	}
+
+	bind(registered: RegisteredMcpServer[]): void {
+		this.registered = registered;
+		if (this.manager) this.manager.bind(registered);
+		else if (registered.length > 0) void this.ensure();
+	}
+
+	setRegistered(registered: RegisteredMcpServer[]): void {
+		this.bind(registered);
+	}
+
+	async reload(): Promise<void> {
+		if (this.manager) await this.manager.reload();
+		else if (this.configured()) await this.ensure();
+	}
+
+	async shutdown(): Promise<void> {
+		await (this.creating ? (await this.creating).shutdown() : undefined);
+	}
+
+	commandInfos() {
+		return this.manager?.commandInfos() ?? [];
+	}
+
+	expandPrompt(text: string) {
+		return this.manager ? this.manager.expandPrompt(text) : Promise.resolve(undefined);
+	}
+
+	isMcpTool(name: string): boolean {
+		return this.manager?.isMcpTool(name) ?? false;
+	}
+
+	status() {
+		return this.manager?.status() ?? [];
+	}
+
+	async reconnect(name?: string): Promise<void> {
+		if (this.manager) await this.manager.reconnect(name);
+		else if (name !== undefined) throw new Error(`No MCP server named "${name}". Servers: none`);
+	}
+
+	onChange(listener: () => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
 }

@@ -46,6 +46,16 @@ describe("pi.registerMcpServer", () => {
 		expect(readToolNames(world.mock.requests[4]!)).toContain("mcp__ext__echo");
 	});
 
+	test("with no server configured or registered at start, one registered from a command still starts and its tools work", async () => {
+		await using world = await mockWorld();
+		const ext = writeExtension(world, "late", `export default (pi) => pi.registerCommand("connect", { handler: async () => pi.registerMcpServer("late", ${SERVER}) });\n`);
+		world.mock.script({ toolCalls: [{ name: "mcp__late__echo", arguments: { message: "late" } }] }, { text: "done" });
+		const r = await runWith(world, [ext], ["/connect", "go"], { mode: "print" });
+		expect(r.stderr).toBe("");
+		expect(r.stdout).toBe("done\n");
+		expect(readMessages(world.mock.requests[1]!).find((m) => m.role === "toolResult")?.text).toBe("Echo: late");
+	});
+
 	test("invalid names and configs throw; a name another extension holds throws; a mcp.json server of the same name wins", async () => {
 		await using world = await mockWorld();
 		world.write("home/.agent/mcp.json", mcpJson({ shared: everythingStdio({ toolExposure: { echo: "hidden" } }) }));

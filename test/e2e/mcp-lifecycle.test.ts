@@ -58,17 +58,29 @@ describe("what starts", () => {
 		expect(on.stderr).toContain("    mcp everything: connected ");
 	});
 
-	test("a server nothing waits for connects after the first request went out, not before", async () => {
+	test("a server nothing waits for starts after the first request went out, not before", async () => {
 		await using world = await mockWorld();
 		world.write("home/.agent/mcp.json", mcpJson({ everything: everythingStdio({ exposure: "deferred" }) }));
-		world.mock.script({ text: "first" }, { text: "second" });
-		const r = await world.run(["--model", MODEL.openai, "-p", "one", "two"], { env: { AGENT_TIMING: "1" } });
+		let agent: ReturnType<typeof spawnAgent> | undefined;
+		const seen: (number | undefined)[] = [];
+		world.mock.script(
+			() => {
+				// The request is here: nothing has started the server yet.
+				seen.push(serverChild(agent!.proc.pid));
+				return { text: "first" };
+			},
+			async () => {
+				// Once the first answer came, the server starts in the background.
+				seen.push(await waitFor(() => serverChild(agent!.proc.pid), "the server"));
+				return { text: "second" };
+			},
+		);
+		agent = spawnAgent(world, ["--model", MODEL.openai, "-p", "one", "two"]);
+		const r = await agent.finish();
 		expect(r.stdout).toBe("second\n");
-		const rows = r.stderr.split("\n");
-		const firstResponse = rows.findIndex((l) => l.startsWith("  response head"));
-		const sdk = rows.findIndex((l) => l.startsWith("    load mcp sdk"));
-		expect(firstResponse).toBeGreaterThan(0);
-		expect(sdk).toBeGreaterThan(firstResponse);
+		expect(seen[0]).toBeUndefined();
+		expect(seen[1]).toBeGreaterThan(0);
+		// Its tools were not declared to the first request: nothing waited for them.
 		expect(readToolNames(world.mock.requests[0]!).some((n) => n.startsWith("mcp_"))).toBe(false);
 	});
 });

@@ -42,7 +42,7 @@ export interface McpManagerOptions {
 	idleConnectMs?: number;
 }
 
-/** The commands and hooks the extension host uses (see ExtensionHostOptions.mcp). */
+/** What the extension host (ExtensionHostOptions.mcp) and modes (/mcp) use of the session's MCP servers. */
 export interface McpSession {
 	bind(registered: RegisteredMcpServer[]): void;
 	setRegistered(registered: RegisteredMcpServer[]): void;
@@ -51,6 +51,9 @@ export interface McpSession {
 	commandInfos(): SlashCommandInfo[];
 	expandPrompt(text: string): Promise<{ text: string; images: ImageContent[] } | undefined>;
 	isMcpTool(name: string): boolean;
+	status(): McpServerStatus[];
+	reconnect(name?: string): Promise<void>;
+	onChange(listener: () => void): () => void;
 }
 
 export class McpManager implements McpSession {

@@ -2,9 +2,7 @@
 // (a full project entry replaces the user entry of that name; one without command or url only
 // changes its enabled/exposure fields). A file that is not JSON stops the run with file:line:column;
 // a bad entry is reported with its position and skipped, so the other servers still start.
-import { statSync } from "node:fs";
-import { join } from "node:path";
-import { getAgentDir, getProjectConfigDir, tildify } from "../../config.ts";
+import { getProjectMcpPath, getUserMcpPath, tildify } from "../../config.ts";
 import { ConfigFileError, lineColumn, readConfigText, scanJson } from "../providers/json-file.ts";
 import {
 	isOverrideOnly,
@@ -47,13 +45,8 @@ export interface LoadedMcpConfig {
 
 export const MCP_JSON_EXAMPLE = `{ "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] }, "docs": { "url": "https://example.com/mcp" } } }`;
 
-export function userMcpPath(): string {
-	return join(getAgentDir(), "mcp.json");
-}
-
-export function projectMcpPath(cwd: string): string {
-	return join(getProjectConfigDir(cwd), "mcp.json");
-}
+export const userMcpPath = getUserMcpPath;
+export const projectMcpPath = getProjectMcpPath;
 
 /** `file:line:column: message` for one skipped entry, as printed on stderr and by `agent mcp list`. */
 export function formatProblem(problem: McpConfigProblem): string {
@@ -198,18 +191,6 @@ function applyOverride(config: McpServerConfig, override: McpServerOverride): Mc
 
 function withoutKeys<T>(record: Record<string, T> | undefined, drop: Record<string, unknown>): Record<string, T> {
 	return Object.fromEntries(Object.entries(record ?? {}).filter(([key]) => !(key in drop)));
-}
-
-/** Whether either file could define a server (exists and is not empty): decides if MCP is set up at all. */
-export function hasMcpServers(cwd: string, projectTrusted: boolean): boolean {
-	const nonEmpty = (path: string) => {
-		try {
-			return statSync(path).size > 0;
-		} catch {
-			return false;
-		}
-	};
-	return nonEmpty(userMcpPath()) || (projectTrusted && nonEmpty(projectMcpPath(cwd)));
 }
 
 /** Server names a project file defines, read without trusting it (for the trust prompt and skip line); never throws. */
