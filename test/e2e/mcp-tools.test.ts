@@ -52,13 +52,14 @@ describe("MCP tools over stdio", () => {
 		expect(JSON.parse(weather!.text)).toEqual({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });
 		expect(image!.text).toContain("[image]");
 		const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
-		const ended = events.filter((e) => e.type === "tool_execution_end");
+		// The calls run in parallel: they end in any order.
+		const ended = events.filter((e) => e.type === "tool_execution_end").sort((a, b) => a.toolName.localeCompare(b.toolName));
 		expect(ended.map((e) => [e.toolName, e.isError])).toEqual([
-			["mcp__everything__get_sum", true],
 			["mcp__everything__get_structured_content", false],
+			["mcp__everything__get_sum", true],
 			["mcp__everything__get_tiny_image", false],
 		]);
-		expect(ended[1].result.details).toEqual({
+		expect(ended[0].result.details).toEqual({
 			server: "everything",
 			tool: "get-structured-content",
 			structuredContent: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 },
