@@ -414,6 +414,7 @@ export async function executeToolCall(
 			},
 			config.toolContext,
 		);
+		if (result.isError) isError = true;
 		if (result.terminate) terminate = true;
 	} catch (error) {
 		result = textResult(error instanceof Error ? error.message : String(error));
