@@ -22,3 +22,22 @@ export { complete, stream } from "./core/providers/stream.ts";
 export { createAssistantMessageEventStream } from "./core/providers/event-stream.ts";
 export { createAgentSession, type CreateAgentSessionOptions, type CreatedAgentSession } from "./core/sdk.ts";
 export { AgentSession } from "./core/agent-session.ts";
+// TUI helpers extensions import (pi 1.6's names); the real modules load on first use.
+export {
+	BorderedLoader,
+	CustomEditor,
+	DynamicBorder,
+	KeybindingsManager,
+	Theme,
+	getEditorTheme,
+	getLanguageFromPath,
+	getMarkdownTheme,
+	getSelectListTheme,
+	getSettingsListTheme,
+	highlightCode,
+	keyHint,
+	keyText,
+	rawKeyHint,
+	renderDiff,
+	type RenderDiffOptions,
+} from "./tui-exports.ts";

@@ -57,7 +57,7 @@ async function run(args: Args): Promise<number> {
 	if (args.export) throw new UserError("--export is not implemented yet.");
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
-	const { startExtensions, runMode } = await import("./cli/extensions-startup.ts");
+	const { startExtensions, runMode, tuiFallbackReason } = await import("./cli/extensions-startup.ts");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	mark("import registry");
@@ -68,6 +68,8 @@ async function run(args: Args): Promise<number> {
 		return 0;
 	}
 	const mode = await runMode(args);
+	// Someone typed `agent` at a terminal that cannot show the TUI: say once why this is print mode.
+	if (mode === "print" && !args.print && !args.mode && isTerminal(0)) writeStderr(`Note: ${tuiFallbackReason()}: running in print mode.\n`);
 	if (args.resume && mode !== "tui") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
@@ -87,6 +89,7 @@ async function run(args: Args): Promise<number> {
 	mark("read prompt");
 	if (mode === "tui") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
+		mark("import interactive");
 		return runInteractiveMode({ session: sessionOptions(args, started, registry, cwd), issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);

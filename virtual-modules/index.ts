@@ -11,7 +11,8 @@ const typebox: ModuleLoader = () => require("typebox");
 const typeboxCompile: ModuleLoader = () => require("typebox/compile");
 const typeboxValue: ModuleLoader = () => require("typebox/value");
 const piAi: ModuleLoader = () => require("./pi-ai.ts");
-const piTui: ModuleLoader = () => require("./pi-tui.ts");
+// The TUI library itself: the very instance interactive mode renders with (SPEC §2).
+const piTui: ModuleLoader = () => require("@earendil-works/pi-tui");
 const agentCoreTypes = {};
 const piAgentCore: ModuleLoader = () => agentCoreTypes;
 

@@ -32,8 +32,18 @@ export interface StartedExtensions {
 export function runMode(args: Args): ExtensionMode {
 	if (args.mode === "json" || args.mode === "rpc") return args.mode;
 	if (args.print) return "print";
-	// Interactive needs a person at both ends; piped stdin or stdout means print mode.
-	return isTerminal(0) && isTerminal(1) ? "tui" : "print";
+	// Interactive needs a person at both ends and a terminal that can draw; otherwise print mode.
+	return isTerminal(0) && !tuiFallbackReason() ? "tui" : "print";
+}
+
+/**
+ * Why a person at the keyboard gets print mode instead of the TUI (stdout is not a terminal,
+ * `TERM=dumb`), said in one line; undefined when the TUI can run.
+ */
+export function tuiFallbackReason(): string | undefined {
+	if (!isTerminal(1)) return "stdout is not a terminal";
+	if (process.env.TERM === "dumb") return "TERM=dumb cannot show the interactive screen";
+	return undefined;
 }
 
 export function loadFailureHint(): string {

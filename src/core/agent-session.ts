@@ -51,7 +51,10 @@ export interface SessionStats {
 export type QueueMode = "all" | "one-at-a-time";
 
 export type QueueEvent = { type: "queue_update"; steering: string[]; followUp: string[] };
-export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent;
+/** An entry added to the session outside a run's messages (an extension's appendEntry). */
+export type EntryEvent = { type: "entry_appended"; entry: import("./session/session-entries.ts").SessionEntry };
+
+export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent | EntryEvent;
 
 export interface PromptOptions {
 	images?: ImageContent[];

@@ -97,6 +97,11 @@ export interface CreateAgentSessionOptions {
 	onExtensionError?: (report: ExtensionErrorReport) => void;
 	/** ctx.shutdown(): how the mode exits gracefully. */
 	onShutdown?: () => void;
+	/**
+	 * Called once the session and host exist, before extensions get session_start: a mode that
+	 * must be on screen for their handlers (dialogs in session_start) starts here.
+	 */
+	beforeBind?: (created: CreatedAgentSession) => void | Promise<void>;
 }
 
 export interface CreatedAgentSession {
@@ -286,6 +291,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onShutdown: options.onShutdown,
 		resources,
 	});
+	const created = { session, host, registry, warnings, resources };
+	await options.beforeBind?.(created);
 	await host.bind("startup");
-	return { session, host, registry, warnings, resources };
+	return created;
 }

@@ -272,7 +272,9 @@ export class ExtensionHost {
 				this.sendUserMessage(content, options).catch((error) => this.runner.report("<runtime>", "send_user_message", error));
 			},
 			appendEntry: (customType, data) => {
-				session.session.appendCustomEntry(customType, data);
+				const entry = session.session.getEntry(session.session.appendCustomEntry(customType, data));
+				// Modes draw custom entries that have a renderer (pi 1.6's entry_appended).
+				if (entry) void session.publish({ type: "entry_appended", entry });
 			},
 			setSessionName: (name) => this.setSessionName(name),
 			getSessionName: () => session.session.getSessionName(),
