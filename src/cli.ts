@@ -9,4 +9,6 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") && proces
 	process.exit(0);
 }
 const { main } = await import("./main.ts");
-process.exit(await main(argv));
+const code = await main(argv);
+// process.exit itself belongs to extensions by now (core/exit-guard.ts).
+(await import("./core/exit-guard.ts")).exitProcess(code);

@@ -1,11 +1,12 @@
 // Start-up: flags → settings → resources and extensions → session → mode. Only this path
 // decides the exit code; everything below returns or throws.
-import { parseArgs, type Args } from "./cli/args.ts";
+import { parseArgs, SUBCOMMAND_USAGE, type Args } from "./cli/args.ts";
 import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
+import { installExitGuard } from "./core/exit-guard.ts";
 import { mark, printTiming } from "./core/timing.ts";
-import { writeStderr, writeStdout } from "./stdio.ts";
-import { isTerminal } from "./cli/terminal.ts";
+import { routeStdoutToStderr, writeStderr, writeStdout } from "./stdio.ts";
+import { isTerminal, runMode, tuiFallbackReason } from "./cli/terminal.ts";
 import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
 import type { StartedExtensions } from "./cli/extensions-startup.ts";
 import type { ModelRegistry } from "./core/providers/registry.ts";
@@ -21,6 +22,10 @@ export async function main(argv: string[]): Promise<number> {
 		return reportError(error);
 	}
 	mark("parse args");
+	// Before any extension or settings file is read: stdout belongs to the answer or the protocol.
+	if (args.command?.name === "list" || args.help || (!args.command && !args.version && runMode(args) !== "tui")) routeStdoutToStderr();
+	// An extension's process.exit() is a load failure or an orderly shutdown, never a silent exit.
+	installExitGuard();
 	try {
 		if (args.version) return printVersion();
 		if (args.help) return await printHelp(args);
@@ -44,6 +49,11 @@ function printVersion(): number {
 }
 
 async function printHelp(args?: Args): Promise<number> {
+	const usage = args?.command ? SUBCOMMAND_USAGE[args.command.name] : undefined;
+	if (usage) {
+		writeStdout(`Usage: ${usage}\n`);
+		return 0;
+	}
 	const { helpText } = await import("./cli/help.ts");
 	// Extension flags: loads extensions only when some exist on disk; never fails.
 	const { flags, notes } = args && !args.command ? await (await import("./cli/extensions-startup.ts")).helpExtensionFlags(args) : { flags: [], notes: [] };
@@ -54,10 +64,13 @@ async function printHelp(args?: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
 	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
 	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
-	if (args.export) throw new UserError("--export is not implemented yet.");
+	if (args.command?.name === "install") return (await import("./cli/package-commands.ts")).runInstallCommand(args.command.source, args.command.local, { allowScripts: args.command.allowScripts, offline: args.offline });
+	if (args.command?.name === "remove") return (await import("./cli/package-commands.ts")).runRemoveCommand(args.command.source, args.command.local);
+	if (args.command?.name === "update") return (await import("./cli/package-commands.ts")).runUpdateCommand(args.command.source, { allowScripts: args.command.allowScripts, offline: args.offline });
+	if (args.export) return exportCommand(args.export, args.messages[0], args.sessionDir);
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
-	const { startExtensions, runMode, tuiFallbackReason } = await import("./cli/extensions-startup.ts");
+	const { startExtensions } = await import("./cli/extensions-startup.ts");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	mark("import registry");
@@ -67,7 +80,7 @@ async function run(args: Args): Promise<number> {
 		writeStdout(registry.listModels(args.listModels || undefined));
 		return 0;
 	}
-	const mode = await runMode(args);
+	const mode = runMode(args);
 	// Someone typed `agent` at a terminal that cannot show the TUI: say once why this is print mode.
 	if (mode === "print" && !args.print && !args.mode && isTerminal(0)) writeStderr(`Note: ${tuiFallbackReason()}: running in print mode.\n`);
 	if (args.resume && mode !== "tui") {
@@ -76,7 +89,6 @@ async function run(args: Args): Promise<number> {
 		return 0;
 	}
 	if (mode === "rpc") {
-		if (started.loaded) redirectStdoutToStderr();
 		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
 	}
 
@@ -94,41 +106,47 @@ async function run(args: Args): Promise<number> {
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
-	if (started.loaded) redirectStdoutToStderr();
 	const { createAgentSession } = await import("./core/sdk.ts");
+	const { createStderrUI } = await import("./core/extensions/ui-noop.ts");
 	mark("import sdk");
-	const { session, host, warnings, resources } = await createAgentSession({
+	// json mode streams from the moment the session exists: the header, then what session_start handlers emit.
+	const { attachJsonStream } = mode === "json" ? await import("./modes/json.ts") : { attachJsonStream: undefined };
+	let detachJson: (() => void) | undefined;
+	const { session, host, warnings, resources, modelError } = await createAgentSession({
 		...sessionOptions(args, started, registry, cwd),
+		// A run of extension commands needs no model; a prompt for the model reports modelError.
+		allowNoModel: !args.model && !args.provider,
+		ui: createStderrUI(writeStderr),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
+		onSessionCreated: attachJsonStream ? (s) => (detachJson = attachJsonStream(s, writeStderr)) : undefined,
 	});
-	for (const w of warnings) writeStderr(`Warning: ${w}\n`);
+	for (const w of warnings) if (w !== modelError?.message) writeStderr(`Warning: ${w}\n`);
 	if (args.verbose) {
 		const { resourceSections, resourceConflictSections, sectionLines } = await import("./modes/interactive/resource-sections.ts");
 		const lines = sectionLines([...resourceSections(resources, true), ...resourceConflictSections(resources)]);
 		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
 	}
-	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
+	if (!detachJson) session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
-	const header = session.session.getHeader();
-	return runPrintMode(session, host, {
-		mode: mode === "json" ? "json" : "text",
-		prompts,
-		images: files.images,
-		header: { id: header.id, timestamp: header.timestamp, cwd: header.cwd },
-	});
+	return runPrintMode(session, host, { mode: mode === "json" ? "json" : "text", prompts, images: files.images, detach: detachJson, modelError });
 }
 
-/**
- * Non-interactive modes keep stdout for the answer or the protocol, which we write to fd 1
- * directly; anything extensions print goes to stderr instead (SPEC §10).
- */
-function redirectStdoutToStderr(): void {
-	const toStderr = (...parts: unknown[]) => console.error(...parts);
-	console.log = toStderr;
-	console.info = toStderr;
-	console.debug = toStderr;
-	process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+/** `agent --export <session> [output.html]`: the session file (or id prefix) as an HTML page; prints where it went. */
+async function exportCommand(target: string, output: string | undefined, sessionDir: string | undefined): Promise<number> {
+	const cwd = process.cwd();
+	const [{ existsSync }, { resolveSessionArg }, { SessionManager }, { exportSessionToHtml }] = await Promise.all([
+		import("node:fs"),
+		import("./core/session/session-list.ts"),
+		import("./core/session/session-manager.ts"),
+		import("./core/export/session-html.ts"),
+	]);
+	const path = existsSync(target) ? target : (await resolveSessionArg(target, cwd, { sessionDir })).path;
+	const session = SessionManager.open(path);
+	if (session.getEntries().length === 0) throw new UserError(`${path} has no entries to export.`, ["Pass a session file written by agent (or pi), or a session id prefix."]);
+	for (const w of session.getWarnings()) writeStderr(`Warning: ${w.message}\n`);
+	writeStdout(`${exportSessionToHtml(session, output, cwd)}\n`);
+	return 0;
 }
 
 /** What the flags ask of the session; each mode adds its UI, error sink and shutdown. */
@@ -150,6 +168,7 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		noSkills: args.noSkills,
 		promptTemplates: args.promptTemplates,
 		noPromptTemplates: args.noPromptTemplates,
+		packageSources: args.extensions,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,
 		scopedModels: args.models,

@@ -1,6 +1,7 @@
 // Direct writes to fd 1 and 2. Touching `process.stdout` builds Node's stream machinery (~20 ms
 // and 7 MB at start-up in a compiled binary, measured), so paths that only print use these.
 import { writeSync } from "node:fs";
+import { createRequire } from "node:module";
 
 function writeAll(fd: number, text: string): void {
 	let buf = Buffer.from(text);
@@ -14,8 +15,9 @@ function writeAll(fd: number, text: string): void {
 				Bun.sleepSync(1);
 				continue;
 			}
-			// The reader went away (EPIPE): nothing more can be said.
-			if ((error as NodeJS.ErrnoException).code === "EPIPE") return;
+			// The reader went away (EPIPE), or the terminal did (EIO after a hang-up): nothing more can be said.
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "EPIPE" || code === "EIO") return;
 			throw error;
 		}
 	}
@@ -27,4 +29,41 @@ export function writeStdout(text: string): void {
 
 export function writeStderr(text: string): void {
 	writeAll(2, text);
+}
+
+// Console methods that print to stdout (in Bun, trace too). log/info/debug/trace keep Bun's own
+// formatting through console.error; the rest go through a node:console on stderr, built on first use.
+const STDOUT_CONSOLE_METHODS = ["dir", "dirxml", "table", "count", "countReset", "group", "groupCollapsed", "groupEnd"] as const;
+let guarded = false;
+
+/**
+ * From here on, whatever code other than ours writes to stdout — `console.log` at the top of an
+ * extension module, `process.stdout.write` in a factory — goes to stderr, so the answer or protocol
+ * we write with writeStdout is all stdout carries, from its first byte (SPEC §10). For
+ * non-interactive modes; called as soon as the flags say which mode runs. Costs nothing until used.
+ */
+export function routeStdoutToStderr(): void {
+	if (guarded) return;
+	guarded = true;
+	const toStderr = (...parts: unknown[]) => console.error(...parts);
+	console.log = toStderr;
+	console.info = toStderr;
+	console.debug = toStderr;
+	console.trace = (...parts: unknown[]) => {
+		// The caller's stack, without this wrapper's frame.
+		const stack = (new Error().stack ?? "").split("\n").slice(2).join("\n");
+		console.error("Trace:", ...parts, `\n${stack}`);
+	};
+	let stderrConsole: import("node:console").Console | undefined;
+	const lazy = (): import("node:console").Console => {
+		if (stderrConsole) return stderrConsole;
+		const { Console } = createRequire(import.meta.url)("node:console") as typeof import("node:console");
+		stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
+		return stderrConsole;
+	};
+	for (const name of STDOUT_CONSOLE_METHODS) {
+		(console as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (lazy()[name] as (...a: unknown[]) => void)(...args);
+	}
+	// A getter, not an assignment to process.stdout.write: building process.stdout costs ~20 ms.
+	Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
 }

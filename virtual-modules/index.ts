@@ -42,3 +42,12 @@ export function virtualModules(): Record<string, ModuleLoader> {
 export function materializeVirtualModules(): Record<string, object> {
 	return Object.fromEntries(Object.entries(virtualModules()).map(([specifier, load]) => [specifier, load()]));
 }
+
+/**
+ * The npm package names served from inside the binary (`typebox`, `@scope/coding-agent`, the pi
+ * names): a package's own copy of one is never used, and installs never fetch them.
+ */
+export function hostPackageNames(): string[] {
+	const name = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+	return [...new Set(Object.keys(virtualModules()).map(name))];
+}

@@ -50,7 +50,42 @@ export interface Args {
 
 export type SubCommand =
 	| { name: "list"; json: boolean }
-	| { name: "trust"; dir?: string; revoke: boolean };
+	| { name: "trust"; dir?: string; revoke: boolean }
+	| { name: "install"; source: string; local: boolean; allowScripts: boolean }
+	| { name: "remove"; source: string; local: boolean }
+	| { name: "update"; source?: string; allowScripts: boolean };
+
+/** Usage line of each subcommand with operands, for errors and `<subcommand> --help`. */
+export const SUBCOMMAND_USAGE: Record<string, string> = {
+	install: "agent install <source> [-l|--local] [--allow-scripts]   (source: npm:<name>[@version], git:<host>/<path>[@ref], a URL or a path)",
+	remove: "agent remove <source> [-l|--local]",
+	update: "agent update [<source>] [--allow-scripts]",
+};
+
+/** `install`, `remove` (`uninstall`), `update`: one operand and a few switches. */
+function parseOperandSubcommand(sub: string, rest: string[], args: Args): Args {
+	const name = sub === "uninstall" ? "remove" : sub;
+	const usage = `Usage: ${SUBCOMMAND_USAGE[name]}`;
+	const words: string[] = [];
+	const switches = new Set<string>();
+	const allowed: Record<string, string[]> = { install: ["-l", "--local", "--allow-scripts"], remove: ["-l", "--local"], update: ["--allow-scripts"] };
+	for (const word of rest) {
+		if (word === "--help" || word === "-h") args.help = true;
+		else if (word === "--offline") args.offline = true;
+		else if (allowed[name]!.includes(word)) switches.add(word === "-l" ? "--local" : word);
+		else if (word.startsWith("-") && word !== "-") throw new ArgsError(`Unknown option for "agent ${name}": ${word}. ${usage}`);
+		else words.push(word);
+	}
+	if (words.length > 1) throw new ArgsError(`"agent ${name}" takes one operand, got ${words.map((w) => `"${w}"`).join(" ")}. ${usage}`);
+	const need = (what: string): string => {
+		if (words[0] === undefined && !args.help) throw new ArgsError(`"agent ${name}" needs ${what}. ${usage}`);
+		return words[0] ?? "";
+	};
+	if (name === "install") args.command = { name, source: need("a package source"), local: switches.has("--local"), allowScripts: switches.has("--allow-scripts") };
+	else if (name === "remove") args.command = { name, source: need("the source to remove"), local: switches.has("--local") };
+	else args.command = { name: "update", ...(words[0] !== undefined ? { source: words[0] } : {}), allowScripts: switches.has("--allow-scripts") };
+	return args;
+}
 
 export interface UnknownFlag {
 	name: string;
@@ -193,6 +228,9 @@ export function parseArgs(argv: string[]): Args {
 	const sub = argv[0];
 	if (sub === "list" || sub === "trust") {
 		return parseSubcommand(sub, argv.slice(1), args);
+	}
+	if (sub !== undefined && ["install", "remove", "uninstall", "update"].includes(sub)) {
+		return parseOperandSubcommand(sub, argv.slice(1), args);
 	}
 	let onlyMessages = false;
 	while (i < argv.length) {

@@ -2,12 +2,13 @@
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
 import { dirname, join } from "node:path";
-import { isTerminal } from "./terminal.ts";
-import { APP_NAME, getProjectConfigDir, VERSION } from "../config.ts";
+import { runMode } from "./terminal.ts";
+import { APP_NAME, getProjectConfigDir, tildify, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
 import type { ExtensionMode } from "../core/extensions/types.ts";
-import { decideTrust, discoverForRun, emitProjectTrust, projectResourceDirs } from "../core/resources/resource-loader.ts";
+import { collectGatedInputs, skipLines } from "../core/resources/gated-inputs.ts";
+import { decideTrust, discoverForRun, emitProjectTrust } from "../core/resources/resource-loader.ts";
 import { saveTrust } from "../core/resources/trust.ts";
 import { mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
@@ -29,23 +30,6 @@ export interface StartedExtensions {
 	issues: StartupIssue[];
 }
 
-export function runMode(args: Args): ExtensionMode {
-	if (args.mode === "json" || args.mode === "rpc") return args.mode;
-	if (args.print) return "print";
-	// Interactive needs a person at both ends and a terminal that can draw; otherwise print mode.
-	return isTerminal(0) && !tuiFallbackReason() ? "tui" : "print";
-}
-
-/**
- * Why a person at the keyboard gets print mode instead of the TUI (stdout is not a terminal,
- * `TERM=dumb`), said in one line; undefined when the TUI can run.
- */
-export function tuiFallbackReason(): string | undefined {
-	if (!isTerminal(1)) return "stdout is not a terminal";
-	if (process.env.TERM === "dumb") return "TERM=dumb cannot show the interactive screen";
-	return undefined;
-}
-
 export function loadFailureHint(): string {
 	return `Hint: Start without extensions using "${APP_NAME} -ne".`;
 }
@@ -63,21 +47,6 @@ async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensi
 	return loadExtensions(entries, { cwd });
 }
 
-function skipLine(cwd: string, skipped: ExtensionEntry[]): string {
-	const extDir = join(getProjectConfigDir(cwd), "extensions");
-	const where = skipped.some((e) => e.resolvedPath.startsWith(`${extDir}/`) || e.path.startsWith(`${extDir}/`))
-		? extDir
-		: join(getProjectConfigDir(cwd), "settings.json");
-	const n = skipped.length;
-	return `Skipped ${n} project ${n === 1 ? "extension" : "extensions"} in ${where}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
-}
-
-function resourceSkipLine(cwd: string, dirs: string[]): string {
-	const what = dirs.map((d) => (d.endsWith("skills") ? "skills" : "prompt templates")).join(" and ");
-	const where = dirs.length === 1 ? dirs[0] : getProjectConfigDir(cwd);
-	return `Skipped project ${what} in ${where}: folder not trusted (pass --approve or run "${APP_NAME} trust").`;
-}
-
 function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult | undefined): StartupIssue[] {
 	const issues: StartupIssue[] = discovery.warnings.map((w) => ({ group: "path", path: w.path, message: w.message }));
 	const byPath = new Map(discovery.entries.map((e) => [e.path, e.group]));
@@ -91,19 +60,52 @@ function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult 
 	return issues;
 }
 
+/**
+ * Install the run's packages that are not on disk yet (SPEC §3): the user's, the project's when
+ * `project` (trusted), and `-e` ones. A configured package that fails gets one warning and is
+ * skipped; a `-e` package that fails stops start-up like a missing `-e` path. Costs nothing when
+ * every package is installed.
+ */
+async function installMissingPackages(args: Args, cwd: string, scopes: { project: boolean; user: boolean }): Promise<void> {
+	const { packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
+	const { readRunSettings } = await import("../core/resources/settings.ts");
+	const cli = scopes.user ? packageSourcesIn(args.extensions) : [];
+	const settings = args.noExtensions && cli.length === 0 ? {} : readRunSettings(cwd, scopes.project);
+	if (!Array.isArray(settings.user?.data.packages) && !Array.isArray(settings.project?.data.packages) && cli.length === 0) return;
+	let selection: ReturnType<typeof selectPackages>;
+	try {
+		selection = selectPackages(args.noExtensions ? {} : { project: settings.project, user: scopes.user ? settings.user : undefined }, cli, cwd);
+	} catch (error) {
+		// An unreadable -e source: discovery turns it into a load error with the reason.
+		return;
+	}
+	const missing = selection.packages.filter(needsInstall);
+	if (missing.length === 0) return;
+	for (const pkg of missing) writeStderr(`Installing ${pkg.source}${pkg.settingsPath ? ` (from ${tildify(pkg.settingsPath)})` : ""}…\n`);
+	const { ensureInstalled } = await import("../core/packages/package-manager.ts");
+	const failures = await ensureInstalled(missing, { offline: args.offline });
+	const fatal = failures.filter((f) => f.pkg.scope === "temporary");
+	for (const f of failures) {
+		if (f.pkg.scope === "temporary") continue;
+		writeStderr(`Warning: Package ${f.pkg.source} (${tildify(f.pkg.settingsPath ?? cwd)}) could not be installed: ${f.message}. Its extensions, skills and prompt templates are skipped this run.\n`);
+	}
+	if (fatal.length > 0) throw loadFailure(fatal.map((f) => ({ message: `Failed to load extension "${f.pkg.source}": the package could not be installed: ${f.message}` })));
+}
+
 /** Everything between flag parsing and the session. Throws UserError (exit 1, or 130 on Ctrl+C). */
 export async function startExtensions(args: Args, cwd = process.cwd()): Promise<StartedExtensions> {
 	const mode = runMode(args);
 	const trust = decideTrust(cwd, args);
 	let projectTrusted = trust.state === "yes";
+	await installMissingPackages(args, cwd, { project: projectTrusted, user: true });
 	let discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted);
 	let loaded = await load(discovery.entries, cwd);
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 
 	const untrusted = discovery.untrustedProject;
-	// Project skills and prompt templates are gated with the extensions (they steer the model).
-	const resourceDirs = projectTrusted || args.noApprove ? [] : projectResourceDirs(cwd);
-	if (!projectTrusted && (untrusted.length > 0 || resourceDirs.length > 0) && !args.noApprove) {
+	// Everything the project would load: extensions, and the skills, templates and settings that steer the model.
+	const gated = projectTrusted || args.noApprove ? [] : collectGatedInputs(cwd, untrusted);
+	if (gated.length > 0) {
 		let prompted = false;
 		const answer = loaded
 			? await emitProjectTrust(loaded.extensions, { cwd, trusted: trust.state }, mode, (path, error) =>
@@ -115,21 +117,21 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			if (answer.remember) saveTrust(cwd, projectTrusted);
 		} else if (trust.state === "undecided" && mode === "tui") {
 			const { promptProjectTrust } = await import("./trust-prompt.ts");
-			const choice = await promptProjectTrust(cwd, untrusted.map((e) => e.resolvedPath), resourceDirs);
+			const choice = await promptProjectTrust(cwd, gated);
 			if (choice === "cancelled") throw new UserError("Cancelled: no project code was run.", [], 130);
 			projectTrusted = choice !== "dont-trust";
 			saveTrust(choice === "trust-parent" ? dirname(cwd) : cwd, projectTrusted);
 			prompted = true;
 		}
-		if (projectTrusted && untrusted.length > 0) {
+		if (projectTrusted && (untrusted.length > 0 || discovery.untrustedPackages.length > 0)) {
 			// Second pass in full load order (project first); the first pass's extensions are gone.
+			await installMissingPackages(args, cwd, { project: true, user: false });
 			loaded?.runtime.invalidate();
 			discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, true);
 			loaded = await load(discovery.entries, cwd);
 			if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 		} else if (!projectTrusted && !prompted) {
-			if (untrusted.length > 0) writeStderr(`${skipLine(cwd, untrusted)}\n`);
-			if (resourceDirs.length > 0) writeStderr(`${resourceSkipLine(cwd, resourceDirs)}\n`);
+			for (const line of skipLines(gated)) writeStderr(`${line}\n`);
 		}
 	}
 

@@ -28,7 +28,7 @@ const OPTIONS: [string, string][] = [
 	["--no-builtin-tools, -nbt", "Disable built-in tools, keep extension tools"],
 	["--tools, -t <tools>", "Comma-separated allowlist of tools (built-in and extension)"],
 	["--thinking <level>", "Thinking level: off, minimal, low, medium, high, xhigh"],
-	["--extension, -e <path>", "Load an extension file or folder (repeatable)"],
+	["--extension, -e <path>", "Load an extension file or folder, or a package for this run (npm:<name>, git:<repo>) (repeatable)"],
 	["--no-extensions, -ne", "Do not discover extensions (-e still loads)"],
 	["--approve, -a", "Trust this project's .agent/ folder for this run only"],
 	["--no-approve, -na", "Ignore this project's .agent/ extensions and settings, even if trusted"],
@@ -37,10 +37,10 @@ const OPTIONS: [string, string][] = [
 	["--prompt-template <path>", "Load a prompt template (repeatable)"],
 	["--no-prompt-templates, -np", "Disable prompt templates"],
 	["--no-context-files, -nc", "Do not read AGENTS.md / CLAUDE.md"],
-	["--export <file>", "Export a session file to HTML and exit"],
+	["--export <file> [output]", "Export a session file (or id prefix) to HTML and exit"],
 	["--list-models [search]", "List available models, optionally filtered"],
 	["--verbose", "Print the expanded start-up list"],
-	["--offline", `No start-up network operations (same as ${APP_NAME.toUpperCase()}_OFFLINE=1; agent makes none anyway)`],
+	["--offline", `No network at start-up: packages not installed yet are skipped (same as ${APP_NAME.toUpperCase()}_OFFLINE=1)`],
 	["--help, -h", "Show this help"],
 	["--version, -v", "Show the version"],
 ];
@@ -54,7 +54,7 @@ export function helpText(extensionFlags: ExtensionFlagHelp[] = []): string {
 	const a = APP_NAME;
 	const sections = [
 		`${pc.bold(`${a} v${VERSION}`)} - a coding agent with read, bash, edit and write tools, extended by TypeScript files`,
-		`${pc.bold("Usage:")}\n  ${a} [options] [@files...] [messages...]\n  ${a} list [--json]              List extensions and what they registered\n  ${a} trust [--revoke] [dir]      Trust (or stop trusting) a project folder's .agent/`,
+		`${pc.bold("Usage:")}\n  ${a} [options] [@files...] [messages...]\n  ${a} list [--json]              List extensions and what they registered\n  ${a} trust [--revoke] [dir]      Trust (or stop trusting) a project folder's .agent/\n  ${a} install <source> [-l]       Install a package (npm:<name>[@version], git:<host>/<path>[@ref], a URL, a path); -l: this project\n  ${a} remove <source> [-l]        Remove a package and its settings entry\n  ${a} update [<source>]           Update packages (all, or one)`,
 		`${pc.bold("Options:")}\n${table(OPTIONS)}`,
 		`Extensions can add their own flags (e.g. --plan); they are listed below when loaded.`,
 	];
@@ -71,7 +71,7 @@ export function helpText(extensionFlags: ExtensionFlagHelp[] = []): string {
 			["AGENT_DIR", "User folder (default ~/.agent)"],
 			["AGENT_SESSION_DIR", "Session folder (default ~/.agent/sessions)"],
 			["AGENT_TIMING=1", "Print a start-up phase table to stderr"],
-			["AGENT_OFFLINE=1", "No start-up network operations"],
+			["AGENT_OFFLINE=1", "No network at start-up: packages not installed yet are skipped"],
 			["NO_COLOR", "Disable colour"],
 		])}\n  Provider keys: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY, DEEPSEEK_API_KEY`,
 		`${pc.bold("Built-in tools:")} read, bash, edit, write, grep, find, ls (grep, find and ls are off by default)`,

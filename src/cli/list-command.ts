@@ -4,7 +4,11 @@
 import { APP_NAME, tildify } from "../config.ts";
 import type { ExtensionEntry, ExtensionGroup } from "../core/extensions/discovery.ts";
 import type { Extension } from "../core/extensions/types.ts";
-import { decideTrust, discoverForRun } from "../core/resources/resource-loader.ts";
+import { decideTrust, discoverForRun, packagesForRun } from "../core/resources/resource-loader.ts";
+import { RESOURCE_KINDS, type ResourceKind } from "../core/packages/manifest.ts";
+import { packageSettings } from "../core/packages/configured.ts";
+import { peekSettingsFile, projectSettingsPath, readRunSettings } from "../core/resources/settings.ts";
+import { relative } from "node:path";
 import type { ResourceDiagnostic, ResourceScope } from "../core/resources/resource-paths.ts";
 import { ResourceSet } from "../core/resources/resource-set.ts";
 import { resourceConflictSections } from "../modes/interactive/resource-sections.ts";
@@ -49,11 +53,9 @@ export async function listExtensions(args: Args, cwd = process.cwd()): Promise<L
 	const discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, trusted);
 	const listed: ListedExtension[] = [];
 	if (discovery.entries.length > 0) {
+		// What factories print goes to stderr: main routes stdout there before anything loads.
 		const { loadExtensions } = await import("../core/extensions/loader.ts");
-		// The report owns stdout (`--json` must stay parseable): what factories print goes to stderr.
-		const { log, info, debug } = console;
-		console.log = console.info = console.debug = console.error;
-		const result = await loadExtensions(discovery.entries, { cwd }).finally(() => Object.assign(console, { log, info, debug }));
+		const result = await loadExtensions(discovery.entries, { cwd });
 		for (const entry of discovery.entries) {
 			const ext = result.extensions.find((e) => e.path === entry.path);
 			const error = result.errors.find((e) => e.path === entry.path);
@@ -62,6 +64,59 @@ export async function listExtensions(args: Args, cwd = process.cwd()): Promise<L
 	}
 	for (const entry of discovery.untrustedProject) listed.push(describe(entry, "skipped (untrusted)"));
 	return GROUPS.flatMap((g) => listed.filter((l) => l.group === g));
+}
+
+export interface ListedPackage extends Record<ResourceKind, string[]> {
+	source: string;
+	scope: "project" | "user" | "temporary";
+	status: "installed" | "not installed" | "skipped (untrusted)";
+	/** Where its files are (or would be). */
+	path?: string;
+	version?: string;
+	/** The settings file that declares it (none for `-e`). */
+	settingsPath?: string;
+	warnings: string[];
+}
+
+/** Configured packages (and `-e` ones) as they are on disk, with what each contributes (paths relative to it). */
+export function listPackages(args: Args, cwd = process.cwd()): ListedPackage[] {
+	const trusted = decideTrust(cwd, args).state === "yes";
+	const { packages } = packagesForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, readRunSettings(cwd, trusted));
+	const listed: ListedPackage[] = packages.map((p) => ({
+		source: p.source,
+		scope: p.scope,
+		status: p.installed ? "installed" : "not installed",
+		path: p.dir,
+		...(p.version ? { version: p.version } : {}),
+		...(p.settingsPath ? { settingsPath: p.settingsPath } : {}),
+		...Object.fromEntries(RESOURCE_KINDS.map((k) => [k, p.resources[k].map((f) => relative(p.dir, f))])),
+		warnings: p.warnings,
+	}) as ListedPackage);
+	if (!trusted && !args.noExtensions && !args.noApprove) {
+		const file = peekSettingsFile(projectSettingsPath(cwd));
+		let declared: { source: string }[] = [];
+		try {
+			declared = packageSettings(file);
+		} catch {
+			// A malformed untrusted file: nothing to list.
+		}
+		for (const d of declared) {
+			listed.unshift({ source: d.source, scope: "project", status: "skipped (untrusted)", settingsPath: file!.path, extensions: [], skills: [], prompts: [], themes: [], warnings: [] });
+		}
+	}
+	return listed;
+}
+
+export function formatPackageList(packages: ListedPackage[]): string {
+	if (packages.length === 0) return "";
+	const lines = ["packages"];
+	for (const p of packages) {
+		const status = p.status === "installed" ? `installed${p.version ? ` ${p.version}` : ""}` : p.status;
+		lines.push(`  ${p.source}  ${p.scope}  ${status}${p.path && p.status !== "skipped (untrusted)" ? `  ${tildify(p.path)}` : ""}`);
+		for (const kind of RESOURCE_KINDS) if (p[kind].length > 0) lines.push(`    ${kind}: ${p[kind].join(", ")}`);
+		for (const w of p.warnings) lines.push(`    warning: ${w}`);
+	}
+	return `${lines.join("\n")}\n`;
 }
 
 export interface ListedResource {
@@ -89,6 +144,7 @@ export function listResources(args: Args, cwd = process.cwd()): ListedResources 
 		promptPaths: args.promptTemplates,
 		noPromptTemplates: args.noPromptTemplates,
 		noContextFiles: true,
+		packageSources: args.extensions,
 	}).reload();
 	const item = (r: { name: string; description: string; filePath: string; scope: ResourceScope }) => ({ name: r.name, description: r.description, path: r.filePath, scope: r.scope });
 	return { skills: set.skills.map(item), prompts: set.prompts.map(item), skillConflicts: set.skillDiagnostics, promptConflicts: set.promptDiagnostics };
@@ -140,10 +196,11 @@ export function formatExtensionList(listed: ListedExtension[]): string {
 export async function runListCommand(args: Args, json: boolean): Promise<number> {
 	const listed = await listExtensions(args);
 	const resources = listResources(args);
-	if (json) writeStdout(`${JSON.stringify({ extensions: listed, ...resources }, null, 2)}\n`);
+	const packages = listPackages(args);
+	if (json) writeStdout(`${JSON.stringify({ extensions: listed, packages, ...resources }, null, 2)}\n`);
 	else {
-		const more = formatResourceList(resources);
-		writeStdout(formatExtensionList(listed) + (more ? `\n${more}` : ""));
+		const more = [formatPackageList(packages), formatResourceList(resources)].filter(Boolean);
+		writeStdout(formatExtensionList(listed) + more.map((m) => `\n${m}`).join(""));
 	}
 	return 0;
 }

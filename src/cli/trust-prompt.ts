@@ -2,22 +2,29 @@
 // would load, and returns the choice. Only reached when stdin and stdout are terminals.
 import { dirname, relative } from "node:path";
 import { tildify } from "../config.ts";
+import { type GatedInput, promptSections } from "../core/resources/gated-inputs.ts";
 
 export type TrustChoice = "trust" | "trust-parent" | "dont-trust" | "cancelled";
 
-/** `resources`: the project's skill and prompt-template folders, which steer the model rather than run. */
-export async function promptProjectTrust(folder: string, files: string[], resources: string[] = []): Promise<TrustChoice> {
+/** `inputs`: everything the folder would load, each with the file that asks for it. */
+export async function promptProjectTrust(folder: string, inputs: GatedInput[]): Promise<TrustChoice> {
 	const { select, isCancel } = await import("@clack/prompts");
-	const show = (paths: string[]) =>
-		paths.map((f) => {
-			const rel = relative(folder, f);
-			return `  ${rel.startsWith("..") ? tildify(f) : rel}`;
-		});
+	const shown = (path: string) => {
+		const rel = relative(folder, path);
+		return rel.startsWith("..") ? tildify(path) : rel;
+	};
+	// Where a path is not in the usual place, say which file asked for it.
+	const line = (item: GatedInput) => {
+		const usual = item.declaredBy === item.path || item.path.startsWith(`${item.declaredBy}/`);
+		return `  ${shown(item.path)}${usual ? "" : ` (from ${shown(item.declaredBy)})`}`;
+	};
 	const parent = dirname(folder);
-	const code = files.length > 0 ? [`Project code that would run (${files.length} ${files.length === 1 ? "file" : "files"}):`, ...show(files)] : [];
-	const steer = resources.length > 0 ? ["Project skills and prompt templates the model would follow:", ...show(resources)] : [];
+	const sections = promptSections(inputs).flatMap(({ heading, counted, items }) => {
+		const count = counted ? ` (${items.length} ${items.length === 1 ? "file" : "files"})` : "";
+		return [`${heading}${count}:`, ...items.map(line)];
+	});
 	const answer = await select({
-		message: ["Trust project folder?", tildify(folder), "", ...code, ...steer].join("\n"),
+		message: ["Trust project folder?", tildify(folder), "", ...sections].join("\n"),
 		options: [
 			{ value: "trust" as const, label: "Trust this folder", hint: "load its .agent/ extensions and settings" },
 			{ value: "trust-parent" as const, label: `Trust the parent folder (${tildify(parent)})`, hint: "and every folder inside it" },

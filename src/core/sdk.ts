@@ -65,6 +65,8 @@ export interface CreateAgentSessionOptions {
 	promptTemplates?: string[];
 	/** No templates from `~/.agent/prompts`, `.agent/prompts` or settings (`-np`). */
 	noPromptTemplates?: boolean;
+	/** Package sources loaded for this session only (`-e npm:…|git:…`): their skills and prompt templates join. */
+	packageSources?: string[];
 	/** Whether project resources and settings count. Default: `extensions.projectTrusted`, else the saved decision. */
 	projectTrusted?: boolean;
 	/** Overrides settings `compaction` field by field. */
@@ -98,10 +100,11 @@ export interface CreateAgentSessionOptions {
 	/** ctx.shutdown(): how the mode exits gracefully. */
 	onShutdown?: () => void;
 	/**
-	 * Called once the session and host exist, before extensions get session_start: a mode that
-	 * must be on screen for their handlers (dialogs in session_start) starts here.
+	 * Called once the session exists, before extensions hear session_start: subscribe here to see
+	 * what those handlers emit (json and rpc mode stream it); the TUI starts here, so dialogs
+	 * in session_start handlers have a screen. Awaited. Default: nothing.
 	 */
-	beforeBind?: (created: CreatedAgentSession) => void | Promise<void>;
+	onSessionCreated?: (session: AgentSession, created: CreatedAgentSession) => unknown;
 }
 
 export interface CreatedAgentSession {
@@ -111,6 +114,8 @@ export interface CreatedAgentSession {
 	registry: ModelRegistry;
 	/** Things the user should see (session lines skipped, model fallbacks, no model). */
 	warnings: string[];
+	/** With `allowNoModel`: why no model was selected (its message is also in `warnings`). */
+	modelError?: Error;
 	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
 	resources: ResourceSet;
 }
@@ -189,6 +194,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		promptPaths: options.promptTemplates,
 		noPromptTemplates: options.noPromptTemplates,
 		noContextFiles: options.noContextFiles,
+		packageSources: options.packageSources,
 	}).reload();
 	mark("resources");
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
@@ -197,6 +203,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const context = sessionManager.buildSessionContext();
 
 	let model: Model | undefined;
+	let modelError: Error | undefined;
 	let thinkingLevel: ThinkingLevel | undefined = options.thinkingLevel;
 	if (typeof options.model === "object") {
 		model = options.model;
@@ -221,7 +228,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			}
 		} catch (error) {
 			if (!options.allowNoModel) throw error;
-			warnings.push(error instanceof Error ? error.message : String(error));
+			modelError = error instanceof Error ? error : new Error(String(error));
+			warnings.push(modelError.message);
 		}
 	}
 	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
@@ -291,8 +299,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onShutdown: options.onShutdown,
 		resources,
 	});
-	const created = { session, host, registry, warnings, resources };
-	await options.beforeBind?.(created);
+	const created: CreatedAgentSession = { session, host, registry, warnings, resources, ...(modelError ? { modelError } : {}) };
+	await options.onSessionCreated?.(session, created);
 	await host.bind("startup");
 	return created;
 }

@@ -1,8 +1,10 @@
-// Print and json modes: send the prompts in turn, then print the final assistant text (text)
-// or stream every session event as one JSON line (json). The exit code says how the run ended.
+// Print and json modes: send the prompts in turn, then print the final assistant text (text);
+// json mode's stream is json.ts, attached when the session was created. The exit code says how the run ended.
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
+import { extensionExitRequest, onExtensionExit } from "../core/exit-guard.ts";
+import { onTerminationSignals } from "../core/process-groups.ts";
 import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
@@ -12,27 +14,28 @@ export interface PrintModeOptions {
 	prompts: string[];
 	/** Attached to the first prompt (@image files). */
 	images?: ImageContent[];
-	/** First line of json mode. */
-	header: { id: string; timestamp: string; cwd: string };
+	/** json mode: stops the event stream (attached when the session was created, see json.ts). */
+	detach?: () => void;
+	/** Why the session has no model: thrown when a prompt needs one (commands run without). */
+	modelError?: Error;
 }
 
 export async function runPrintMode(session: AgentSession, host: ExtensionHost, options: PrintModeOptions): Promise<number> {
-	let interrupted = false;
-	const onSigint = () => {
-		interrupted = true;
+	// SIGINT, SIGTERM or SIGHUP: running commands are ended, the run aborted, extensions told; 130/143/129.
+	let interrupted: number | undefined;
+	const stopListening = onTerminationSignals((code) => {
+		interrupted = code;
 		void session.abort();
-	};
-	process.on("SIGINT", onSigint);
-	let unsubscribe: (() => void) | undefined;
-	if (options.mode === "json") {
-		writeStdout(`${JSON.stringify({ type: "session", version: 3, ...options.header })}\n`);
-		unsubscribe = session.subscribe((event) => {
-			writeStdout(`${JSON.stringify(event)}\n`);
-		});
-	}
+	});
+	// An extension's process.exit() stops the run like a signal; whether it finished decides the exit code.
+	let finished = false;
+	const stopExitListening = onExtensionExit(() => void session.abort());
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
-			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" });
+			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" }).catch((error: unknown) => {
+				if (options.modelError && error instanceof Error && error.name === "NoModelError") throw options.modelError;
+				throw error;
+			});
 			// Runs extensions started without waiting (a command's sendUserMessage) finish first.
 			await host.waitForIdle();
 			if (result.kind === "error") {
@@ -41,16 +44,25 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 			}
 			// A command or a handled input leaves no new answer; the next prompt still goes.
 			const last = session.lastAssistant();
-			if (interrupted || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
+			if (interrupted !== undefined || extensionExitRequest() || session.lastRunAborted || (last && (last.stopReason === "error" || last.stopReason === "aborted"))) break;
 		}
+		finished = !extensionExitRequest();
 	} finally {
 		mark("run");
-		unsubscribe?.();
-		process.off("SIGINT", onSigint);
+		options.detach?.();
 		await host.shutdown();
+		stopListening();
+		stopExitListening();
 	}
 	const last = session.lastAssistant();
-	if (interrupted) return 130;
+	if (interrupted !== undefined) return interrupted;
+	const exit = extensionExitRequest();
+	if (exit && !finished) {
+		// stdout stays empty, as for any run that did not finish.
+		const who = exit.extensionPath ? `Extension "${exit.extensionPath}"` : "An extension";
+		writeStderr(`Error: ${who} called process.exit(${exit.code}) before the run finished; the run was stopped.\n`);
+		return exit.code || 1;
+	}
 	if (last && (last.stopReason === "error" || last.stopReason === "aborted")) {
 		// stdout stays empty: a script must not take a cut-off answer for the answer.
 		writeStderr(`Error: ${last.errorMessage ?? (last.stopReason === "aborted" ? "Request aborted" : "Request failed")}\n`);
@@ -65,7 +77,8 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		const text = finalText(last);
 		if (text) writeStdout(text.endsWith("\n") ? text : `${text}\n`);
 	}
-	return 0;
+	// A finished run whose extension then asked for an exit code (in session_shutdown, say) gets it.
+	return exit?.code ?? 0;
 }
 
 function finalText(message: AssistantMessage): string {

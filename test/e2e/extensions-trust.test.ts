@@ -89,7 +89,10 @@ describe("non-interactive", () => {
 		expect(skipped.stderr).toBe(`Skipped 1 project extension in ${join(world.cwd, ".agent/settings.json")}: folder not trusted (pass --approve or run "agent trust").\n${NO_MODEL}`);
 		expect((await world.run(["-a", "-p", "hi"])).stderr).toBe(`loaded s\n${NO_MODEL}`);
 		world.write("project/.agent/settings.json", "{ nope");
-		expect((await world.run(["-p", "hi"])).stderr).toBe(NO_MODEL);
+		// Untrusted, a broken file is not read for what it says: it is only named as skipped.
+		expect((await world.run(["-p", "hi"])).stderr).toBe(
+			`Skipped project settings in ${join(world.cwd, ".agent/settings.json")}: folder not trusted (pass --approve or run "agent trust").\n${NO_MODEL}`,
+		);
 		expect((await world.run(["-a", "-p", "hi"])).stderr).toStartWith(`Error: ${join(world.cwd, ".agent/settings.json")} is not valid JSON (line 1, column 3`);
 	});
 

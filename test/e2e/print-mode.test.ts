@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentBinary } from "../support/agent.ts";
+import { processAlive, until } from "../support/processes.ts";
 import { readMessages, readToolNames, type SeenMessage } from "../support/mock-llm.ts";
 import { MODEL, type MockWorld, mockWorld, type Protocol, sessionMessages } from "../support/world.ts";
 
@@ -20,24 +21,6 @@ function toolResults(world: MockWorld): [string | undefined, string][] {
 	return conversation(world)
 		.filter((m) => m.role === "toolResult")
 		.map((m) => [m.toolCallId, m.text]);
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await Bun.sleep(10);
-	}
-}
-
-/** Alive means running: a zombie left for init to reap counts as gone. */
-function processAlive(pid: number): boolean {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-	} catch {
-		return false;
-	}
 }
 
 for (const protocol of PROTOCOLS) {

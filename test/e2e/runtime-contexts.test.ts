@@ -49,7 +49,7 @@ export default function (pi) {
 		expect(r.stderr).toBe("Error: Request aborted\n");
 	});
 
-	test("print/json UI: dialogs resolve to their defaults at once, the rest does nothing", async () => {
+	test("print/json UI: dialogs resolve to their defaults at once, notify writes a prefixed line to stderr, the rest does nothing", async () => {
 		await using world = await mockWorld();
 		const ext = writeExtension(
 			world,
@@ -60,7 +60,7 @@ export default function (pi) {
 		handler: async (_a, ctx) => {
 			const ui = ctx.ui;
 			log(ctx.hasUI, await ui.select("Pick", ["a", "b"]), await ui.confirm("Sure?", "really", { timeout: 60000 }), await ui.input("Name"), await ui.editor("Text", "pre"));
-			ui.notify("hello", "info"); ui.setStatus("k", "v"); ui.setWidget("w", ["x"]); ui.setTitle("t"); ui.setEditorText("e");
+			ui.notify("hello", "info"); ui.notify("careful", "warning"); ui.notify("broken", "error"); ui.setStatus("k", "v"); ui.setWidget("w", ["x"]); ui.setTitle("t"); ui.setEditorText("e");
 			log(await ui.custom(() => null), ui.getEditorText(), ui.setTheme("dark"), ui.theme.fg("accent", "plain"), ui.getToolsExpanded());
 		},
 	});
@@ -68,7 +68,7 @@ export default function (pi) {
 `,
 		);
 		const r = await runWith(world, [ext], ["/ask"], { mode: "print" });
-		expect(r).toMatchObject({ stdout: "", stderr: "", code: 0 });
+		expect(r).toMatchObject({ stdout: "", stderr: "Info: hello\nWarning: careful\nError: broken\n", code: 0 });
 		expect(r.log).toEqual([
 			[false, null, false, null, null],
 			[null, "", { success: false, error: "UI not available" }, "plain", false],

@@ -64,7 +64,7 @@ describe("pirate", () => {
 		await using world = await mockWorld();
 		world.mock.script({ text: "plain" }, { text: "Arrr, matey" }, { text: "plain again" });
 		const r = await run(world, [...use(world, "pirate"), "-p", "hello", "/pirate", "hello", "/pirate", "hello"]);
-		expect(r).toMatchObject({ stdout: "plain again\n", stderr: "", code: 0 });
+		expect(r).toMatchObject({ stdout: "plain again\n", stderr: "Info: Arrr! Pirate mode on.\nInfo: Pirate mode off.\n", code: 0 });
 		const pirate = world.mock.requests.map((q) => readMessages(q)[0]!.text.endsWith('Answer like a pirate: say "Arrr" and call the user "matey".'));
 		expect(pirate).toEqual([false, true, false]);
 	});

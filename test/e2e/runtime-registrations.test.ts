@@ -69,7 +69,7 @@ export default function helloExtension(pi: ExtensionAPI) {
 `,
 		);
 		const r = await world.run(["--model", MODEL.openai, "-p", "/hello"]);
-		expect(r).toEqual({ stdout: "", stderr: "hello ran, hasUI=false\n", code: 0 });
+		expect(r).toEqual({ stdout: "", stderr: "Info: Hello from hello.ts!\nhello ran, hasUI=false\n", code: 0 });
 		expect(world.mock.requests.length).toBe(0);
 	});
 

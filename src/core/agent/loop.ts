@@ -95,6 +95,8 @@ export interface AgentLoopConfig {
 	hooks: AgentLoopHooks;
 	signal: AbortSignal;
 	emit(event: AgentEvent): Promise<void>;
+	/** System messages to announce at the start of the first turn (the prompt or tools changed); never added to `messages`. */
+	announce?: AgentMessage[];
 }
 
 /**
@@ -118,6 +120,13 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 	let turnIndex = 0;
 	while (true) {
 		await emit({ type: "turn_start", turnIndex, timestamp: Date.now() });
+		if (turnIndex === 0) {
+			for (const m of config.announce ?? []) {
+				await emit({ type: "message_start", message: m });
+				added.push(m);
+				await emit({ type: "message_end", message: m });
+			}
+		}
 		for (const m of pending) await push(m);
 		pending = [];
 
@@ -127,7 +136,7 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 		let toolResults: ToolResultMessage[] = [];
 		let terminate = false;
 		if (toolCalls.length > 0) {
-			const batch = await executeToolCalls(toolCalls, config);
+			const batch = await executeToolCalls(toolCalls, config, assistant.stopReason === "length");
 			toolResults = batch.results;
 			terminate = batch.terminate;
 			for (const r of toolResults) await push(r);
@@ -175,7 +184,8 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 		const failedEarly = !started && final.stopReason === "error" && !signal.aborted;
 		const delay = failedEarly ? hooks.retry?.delayFor(final, attempt) : undefined;
 		if (delay === undefined) {
-			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
+			// `attempt` counts retries, as auto_retry_start's does (pi): the request succeeded or failed on retry N.
+			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt: attempt - 1, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
 			// Once per request: e.g. an overflow compacted away, then the same request, rebuilt, again.
 			if (failedEarly && !recovered && hooks.recoverFromError && (await hooks.recoverFromError(final))) {
 				recovered = true;
@@ -261,13 +271,18 @@ interface BatchResult {
 	terminate: boolean;
 }
 
-/** Run a batch of tool calls: in parallel unless any called tool asks for sequential execution. */
-async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig): Promise<BatchResult> {
+/**
+ * Run a batch of tool calls: in parallel unless any called tool asks for sequential execution.
+ * `cutOff`: the response stopped at the output limit, so every call in it may be a prefix of what
+ * the model meant; none runs (nor does a call whose arguments are not whole JSON).
+ */
+async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig, cutOff: boolean): Promise<BatchResult> {
 	const byName = new Map(config.tools.map((t) => [t.name, t]));
 	const sequential = calls.some((c) => byName.get(c.name)?.executionMode === "sequential");
 	const outcomes: { result: AgentToolResult; isError: boolean; terminate: boolean }[] = new Array(calls.length);
 	const runOne = async (call: ToolCall, index: number) => {
-		outcomes[index] = await executeToolCall(call, byName.get(call.name), config);
+		const refusal = cutOff || call.argumentsError !== undefined ? incompleteCallRefusal(call, cutOff) : undefined;
+		outcomes[index] = refusal ? await refuseToolCall(call, refusal, config) : await executeToolCall(call, byName.get(call.name), config);
 	};
 	if (sequential) {
 		for (let i = 0; i < calls.length; i++) await runOne(calls[i]!, i);
@@ -284,6 +299,22 @@ async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig): Pro
 		timestamp: Date.now(),
 	}));
 	return { results, terminate: outcomes.length > 0 && outcomes.every((o) => o.terminate) };
+}
+
+/** What the model is told about a call that was not run because its arguments are incomplete. */
+export function incompleteCallRefusal(call: ToolCall, cutOff: boolean): string {
+	const next = "call the tool again with complete arguments.";
+	if (cutOff) return `Tool call "${call.name}" was not executed: its arguments were cut off by the output limit; ${next}`;
+	const [reason, ...received] = (call.argumentsError ?? "").split("\n");
+	return [`Tool call "${call.name}" was not executed: ${reason}; ${next}`, ...received].join("\n");
+}
+
+/** Report a call as failed without running it or its hooks (there are no arguments to show them). */
+async function refuseToolCall(call: ToolCall, text: string, config: AgentLoopConfig): Promise<{ result: AgentToolResult; isError: boolean; terminate: boolean }> {
+	await config.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+	const result = textResult(text);
+	await config.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError: true });
+	return { result, isError: true, terminate: false };
 }
 
 function textResult(text: string): AgentToolResult {

@@ -17,6 +17,10 @@ export interface ExtensionEntry {
 	group: ExtensionGroup;
 	/** An explicit path that does not exist: a load error, not a silent skip. */
 	missing?: boolean;
+	/** Why it is missing, when not simply "does not exist" (a `-e npm:` package that is not installed). */
+	missingReason?: string;
+	/** The package.json whose `agent.extensions` listed this entry, when one did. */
+	manifest?: string;
 	/** Time spent resolving this entry (stat + realpath), for AGENT_TIMING. */
 	resolveMs: number;
 }
@@ -33,6 +37,17 @@ export interface ExplicitPath {
 	baseDir: string;
 }
 
+/** The extension files of one package, which join the source that declared it (SPEC §3). */
+export interface PackageExtensions {
+	/** As written (`npm:@x/y`, `git:github.com/x/y`, a path): the entries' `sourceInfo.source`. */
+	source: string;
+	/** The package folder: the entries' `baseDir`. */
+	dir: string;
+	files: string[];
+	/** A package that is not installed: the reason, which makes a `-e` package a load error. */
+	missing?: string;
+}
+
 export interface DiscoveryInput {
 	cwd: string;
 	/** `<cwd>/.agent/extensions`. */
@@ -41,7 +56,11 @@ export interface DiscoveryInput {
 	userDir: string;
 	projectSettingsPaths: ExplicitPath[];
 	userSettingsPaths: ExplicitPath[];
-	cliPaths: string[];
+	/** `"packages"` of the project settings (loaded only when trusted) and of the user settings. */
+	projectPackages?: PackageExtensions[];
+	userPackages?: PackageExtensions[];
+	/** `-e` values in order: paths, or packages (`-e npm:…`) already resolved. */
+	cliPaths: (string | PackageExtensions)[];
 	/** `-ne`: only `-e` paths load. */
 	noExtensions: boolean;
 	/** Whether project inputs load (SPEC §4). */
@@ -53,6 +72,8 @@ export interface DiscoveryResult {
 	entries: ExtensionEntry[];
 	/** Project entries that would load if the folder were trusted (for the prompt, the skip line, `agent list`). */
 	untrustedProject: ExtensionEntry[];
+	/** Project packages that would load if the folder were trusted (their sources). */
+	untrustedPackages: string[];
 	warnings: DiscoveryWarning[];
 }
 
@@ -75,7 +96,7 @@ function isFile(path: string): boolean {
 }
 
 /** `agent.extensions` (or `pi.extensions`) of `<dir>/package.json`, resolved; undefined when absent. */
-function manifestEntries(dir: string, warnings: DiscoveryWarning[]): string[] | undefined {
+function manifestEntries(dir: string, warnings: DiscoveryWarning[], manifests?: Map<string, string>): string[] | undefined {
 	const manifest = join(dir, "package.json");
 	if (!existsSync(manifest)) return undefined;
 	let pkg: { agent?: { extensions?: unknown }; pi?: { extensions?: unknown } };
@@ -91,15 +112,18 @@ function manifestEntries(dir: string, warnings: DiscoveryWarning[]): string[] | 
 	for (const item of list) {
 		if (typeof item !== "string") continue;
 		const file = resolve(dir, item);
-		if (isFile(file)) found.push(file);
+		if (isFile(file)) {
+			found.push(file);
+			manifests?.set(file, manifest);
+		}
 		else warnings.push({ path: manifest, message: `Extension entry "${item}" listed in package.json does not exist` });
 	}
 	return found.length > 0 ? found : undefined;
 }
 
 /** Entry files of one folder that is itself an extension (manifest, then index.ts / index.js). */
-function packageEntries(dir: string, warnings: DiscoveryWarning[]): string[] | undefined {
-	const manifest = manifestEntries(dir, warnings);
+function packageEntries(dir: string, warnings: DiscoveryWarning[], manifests?: Map<string, string>): string[] | undefined {
+	const manifest = manifestEntries(dir, warnings, manifests);
 	if (manifest) return manifest;
 	for (const index of ["index.ts", "index.js"]) if (isFile(join(dir, index))) return [join(dir, index)];
 	return undefined;
@@ -109,7 +133,7 @@ function packageEntries(dir: string, warnings: DiscoveryWarning[]): string[] | u
  * The extensions in a directory, one level deep, sorted by name: `*.ts`/`*.js` files (not
  * `.d.ts`, not dot-files), `<sub>/package.json` manifests, else `<sub>/index.ts|js`.
  */
-export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[] = []): string[] {
+export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[] = [], manifests?: Map<string, string>): string[] {
 	let dirents: Dirent[];
 	try {
 		dirents = readdirSync(dir, { withFileTypes: true });
@@ -124,15 +148,15 @@ export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[
 		const file = d.isFile() || (d.isSymbolicLink() && isFile(full));
 		const folder = d.isDirectory() || (d.isSymbolicLink() && isDir(full));
 		if (file && isEntryFile(d.name)) out.push(full);
-		else if (folder) out.push(...(packageEntries(full, warnings) ?? []));
+		else if (folder) out.push(...(packageEntries(full, warnings, manifests) ?? []));
 	}
 	return out;
 }
 
 /** An explicit path (`-e`, settings): a file, or a folder that is one extension or holds several. */
-function explicitEntries(path: string, warnings: DiscoveryWarning[]): string[] {
+function explicitEntries(path: string, warnings: DiscoveryWarning[], manifests: Map<string, string>): string[] {
 	if (!isDir(path)) return [path];
-	return packageEntries(path, warnings) ?? discoverExtensionsInDir(path, warnings);
+	return packageEntries(path, warnings, manifests) ?? discoverExtensionsInDir(path, warnings, manifests);
 }
 
 function realPath(path: string): string {
@@ -149,8 +173,9 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 	const entries: ExtensionEntry[] = [];
 	const untrustedProject: ExtensionEntry[] = [];
 	const seen = new Set<string>();
+	const manifests = new Map<string, string>();
 
-	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false) => {
+	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false, origin: SourceInfo["origin"] = "top-level", missingReason?: string) => {
 		const started = performance.now();
 		const resolvedPath = missing ? file : realPath(file);
 		if (list === entries) {
@@ -158,8 +183,17 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 			seen.add(resolvedPath);
 		}
 		const group: ExtensionGroup = scope === "temporary" ? "path" : scope;
-		const sourceInfo: SourceInfo = { path: resolvedPath, source, scope, origin: "top-level", baseDir };
-		list.push({ path: shownAs, resolvedPath, sourceInfo, group, ...(missing ? { missing } : {}), resolveMs: performance.now() - started });
+		const sourceInfo: SourceInfo = { path: resolvedPath, source, scope, origin, baseDir };
+		const manifest = manifests.get(file);
+		list.push({ path: shownAs, resolvedPath, sourceInfo, group, ...(missing ? { missing } : {}), ...(missingReason ? { missingReason } : {}), ...(manifest ? { manifest } : {}), resolveMs: performance.now() - started });
+	};
+	const addPackage = (list: ExtensionEntry[], p: PackageExtensions, scope: SourceScope) => {
+		// A configured package that is not installed was warned about at start-up; a `-e` one is a load error.
+		if (p.missing) {
+			if (scope === "temporary") add(list, p.source, p.source, scope, p.source, p.dir, true, "package", p.missing);
+			return;
+		}
+		for (const file of p.files) add(list, file, file, scope, p.source, p.dir, false, "package");
 	};
 	const addExplicit = (list: ExtensionEntry[], p: ExplicitPath, scope: SourceScope, source: string) => {
 		const abs = resolve(p.baseDir, expandHome(p.value));
@@ -167,17 +201,23 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 			add(list, abs, scope === "temporary" ? p.value : abs, scope, source, p.baseDir, true);
 			return;
 		}
-		for (const file of explicitEntries(abs, warnings)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, isDir(abs) ? abs : p.baseDir);
+		for (const file of explicitEntries(abs, warnings, manifests)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, isDir(abs) ? abs : p.baseDir);
 	};
 
 	if (!input.noExtensions) {
 		const project = input.projectTrusted ? entries : untrustedProject;
-		for (const file of discoverExtensionsInDir(input.projectDir, warnings)) add(project, file, file, "project", "auto", input.projectDir);
-		for (const file of discoverExtensionsInDir(input.userDir, warnings)) add(entries, file, file, "user", "auto", input.userDir);
+		for (const file of discoverExtensionsInDir(input.projectDir, warnings, manifests)) add(project, file, file, "project", "auto", input.projectDir);
+		for (const file of discoverExtensionsInDir(input.userDir, warnings, manifests)) add(entries, file, file, "user", "auto", input.userDir);
 		for (const p of input.projectSettingsPaths) addExplicit(project, p, "project", "local");
+		if (input.projectTrusted) for (const p of input.projectPackages ?? []) addPackage(entries, p, "project");
 		for (const p of input.userSettingsPaths) addExplicit(entries, p, "user", "local");
+		for (const p of input.userPackages ?? []) addPackage(entries, p, "user");
 	}
-	for (const value of input.cliPaths) addExplicit(entries, { value, baseDir: input.cwd }, "temporary", "cli");
+	for (const value of input.cliPaths) {
+		if (typeof value === "string") addExplicit(entries, { value, baseDir: input.cwd }, "temporary", "cli");
+		else addPackage(entries, value, "temporary");
+	}
 	// Untrusted project entries already loading from elsewhere (e.g. also passed with -e) are not "skipped".
-	return { entries, untrustedProject: untrustedProject.filter((e) => !seen.has(e.resolvedPath)), warnings };
+	const untrustedPackages = input.projectTrusted || input.noExtensions ? [] : (input.projectPackages ?? []).map((p) => p.source);
+	return { entries, untrustedProject: untrustedProject.filter((e) => !seen.has(e.resolvedPath)), untrustedPackages, warnings };
 }

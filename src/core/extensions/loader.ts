@@ -2,6 +2,7 @@
 // discard. A failure becomes an error record and loading goes on; whether that is fatal is the
 // caller's decision (start-up: exit 1; /reload: show it and continue).
 import { ENV } from "../../config.ts";
+import { ExtensionExitError, whileLoading } from "../exit-guard.ts";
 import { detail } from "../timing.ts";
 import { createExtension, createExtensionAPI, ExtensionRuntime } from "./api.ts";
 import type { ExtensionEntry } from "./discovery.ts";
@@ -98,6 +99,7 @@ export async function initializeExtension(
 
 function toLoadError(error: unknown, entry: ExtensionEntry, stage: LoadStage, timeoutMs: number): ExtensionLoadError {
 	if (error instanceof ExtensionLoadError) return error;
+	if (error instanceof ExtensionExitError) return new ExtensionLoadError(entry.path, stage, error.message, entry.sourceInfo);
 	if (error instanceof LoadTimeout) {
 		const reason =
 			stage === "import"
@@ -118,21 +120,21 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 	const errors: ExtensionLoadError[] = [];
 	for (const entry of entries) {
 		if (entry.missing) {
-			errors.push(new ExtensionLoadError(entry.path, "resolve", `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
+			errors.push(new ExtensionLoadError(entry.path, "resolve", entry.missingReason ?? `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
 			continue;
 		}
 		let stage: LoadStage = "import";
 		const started = performance.now();
 		let imported = started;
 		try {
-			const { factory } = await withDeadline(importExtensionModule(entry.resolvedPath, token), timeoutMs, "import");
+			const { factory } = await whileLoading(entry.resolvedPath, () => withDeadline(importExtensionModule(entry.resolvedPath, token), timeoutMs, "import"));
 			imported = performance.now();
 			if (typeof factory !== "function") {
 				throw new ExtensionLoadError(entry.path, "import", `Extension does not export a valid factory function: ${entry.path}`, entry.sourceInfo);
 			}
 			stage = "factory";
 			const extension = createExtension(entry.path, entry.resolvedPath, entry.sourceInfo);
-			await initializeExtension(factory as ExtensionFactory, extension, runtime, eventBus, extensions, timeoutMs);
+			await whileLoading(entry.resolvedPath, () => initializeExtension(factory as ExtensionFactory, extension, runtime, eventBus, extensions, timeoutMs));
 			extensions.push(extension);
 		} catch (error) {
 			errors.push(toLoadError(error, entry, stage, timeoutMs));

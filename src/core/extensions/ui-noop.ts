@@ -10,6 +10,15 @@ export const plainTheme: Theme = {
 	dim: (text) => text,
 };
 
+/**
+ * Print and json modes: like the no-op UI, but `notify` writes one line to stderr, prefixed with
+ * its type (`Info: `, `Warning: `, `Error: `), so `agent -p /cmd` shows what the command said.
+ */
+export function createStderrUI(write: (text: string) => void): ExtensionUIContext {
+	const prefix = { info: "Info: ", warning: "Warning: ", error: "Error: " } as const;
+	return { ...createNoopUI(), notify: (message, type = "info") => write(`${prefix[type] ?? prefix.info}${message}\n`) };
+}
+
 export function createNoopUI(): ExtensionUIContext {
 	return {
 		select: async () => undefined,

@@ -32,6 +32,11 @@ export interface ToolCall {
 	name: string;
 	arguments: Record<string, unknown>;
 	thoughtSignature?: string;
+	/**
+	 * Set when the complete arguments text was not a JSON object (cut off, or malformed); `arguments`
+	 * is then `{}` and the call is never executed (pi 1.6's field).
+	 */
+	argumentsError?: string;
 }
 
 export interface Usage {

@@ -106,7 +106,9 @@ export class BlockWriter {
 		} else if (block.type === "thinking") {
 			this.stream.push({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.output });
 		} else {
-			block.arguments = parseArguments(this.argumentText.get(index) ?? "");
+			const parsed = parseArguments(this.argumentText.get(index) ?? "");
+			block.arguments = parsed.arguments;
+			if (parsed.argumentsError !== undefined) block.argumentsError = parsed.argumentsError;
 			this.stream.push({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.output });
 		}
 	}
@@ -122,14 +124,26 @@ export class BlockWriter {
 	}
 }
 
-function parseArguments(text: string): Record<string, unknown> {
-	if (!text.trim()) return {};
+/**
+ * The complete arguments text of a finished tool call. Text that is not a JSON object is never
+ * "repaired" (a cut-off `rm -rf build/cache` must not run as `rm -rf build`): the call gets `{}`
+ * and an `argumentsError` the loop turns into an error result.
+ */
+export function parseArguments(text: string): Pick<ToolCall, "arguments" | "argumentsError"> {
+	if (!text.trim()) return { arguments: {} };
+	let value: unknown;
 	try {
-		const value: unknown = JSON.parse(text);
-		return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-	} catch {
-		return parseStreamingJson(text);
+		value = JSON.parse(text);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return { arguments: {}, argumentsError: `its arguments are not complete JSON (${reason})\nReceived: ${clip(text)}` };
 	}
+	if (value !== null && typeof value === "object" && !Array.isArray(value)) return { arguments: value as Record<string, unknown> };
+	return { arguments: {}, argumentsError: `its arguments are not a JSON object\nReceived: ${clip(text)}` };
+}
+
+function clip(text: string): string {
+	return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
 /**

@@ -4,11 +4,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { getProjectConfigDir, getUserExtensionsDir } from "../../config.ts";
-import { discoverExtensions, type DiscoveryResult } from "../extensions/discovery.ts";
+import { discoverExtensions, type DiscoveryResult, type PackageExtensions } from "../extensions/discovery.ts";
+import { packageSourcesIn, resolvePackage, selectPackages, type ResolvedPackage } from "../packages/configured.ts";
+import { PackageSourceError, parseSource } from "../packages/source.ts";
 import type { EventBusController } from "../extensions/event-bus.ts";
 import type { LoadExtensionsResult } from "../extensions/loader.ts";
 import type { Extension, ExtensionContext, ExtensionMode, ProjectTrustEvent, ProjectTrustResult } from "../extensions/types.ts";
-import { peekSettingsFile, projectSettingsPath, readSettingsFile, settingsExtensionPaths, userSettingsPath } from "./settings.ts";
+import { peekSettingsFile, projectSettingsPath, readSettingsFile, settingsExtensionPaths, userSettingsPath, type SettingsFile } from "./settings.ts";
 import { lookupTrust, type TrustLookup } from "./trust.ts";
 
 export interface ExtensionSourceOptions {
@@ -19,16 +21,9 @@ export interface ExtensionSourceOptions {
 	noExtensions?: boolean;
 }
 
-/** The project's skill and prompt-template folders that exist (trust-gated like extensions). */
-export function projectResourceDirs(cwd: string): string[] {
-	const dir = getProjectConfigDir(cwd);
-	return [join(dir, "skills"), join(dir, "prompts")].filter((d) => existsSync(d));
-}
-
-/** Whether `<cwd>/.agent/` holds anything trust gates (extensions, settings, skills, prompt templates). */
+/** Whether the project has a `.agent/` folder: everything in it is trust-gated (gated-inputs.ts). */
 export function hasProjectInputs(cwd: string): boolean {
-	const dir = getProjectConfigDir(cwd);
-	return existsSync(join(dir, "extensions")) || existsSync(join(dir, "settings.json")) || projectResourceDirs(cwd).length > 0;
+	return existsSync(getProjectConfigDir(cwd));
 }
 
 /**
@@ -40,6 +35,38 @@ export function decideTrust(cwd: string, flags: { approve?: boolean; noApprove?:
 	if (flags.approve) return { state: "yes", forRun: true };
 	if (!hasProjectInputs(cwd)) return { state: "undecided" };
 	return lookupTrust(cwd);
+}
+
+/** The package sources an (untrusted) project's settings declare: only listed, never installed or loaded. */
+function declaredSources(file: SettingsFile | undefined): string[] {
+	const list = file?.data.packages;
+	if (!Array.isArray(list)) return [];
+	return list.map((e) => (typeof e === "string" ? e : e && typeof e === "object" && typeof e.source === "string" ? e.source : undefined)).filter((s): s is string => s !== undefined);
+}
+
+function toExtensions(pkg: ResolvedPackage): PackageExtensions {
+	return { source: pkg.source, dir: pkg.dir, files: pkg.resources.extensions, ...(pkg.installed ? {} : { missing: `Package ${pkg.source} is not installed (${pkg.dir})` }) };
+}
+
+/**
+ * The packages of a run as they are on disk (never installs): settings packages unless `-ne`,
+ * the project's only when trusted, then `-e npm:…|git:…`. An unreadable `-e` source is a missing package.
+ */
+export function packagesForRun(options: ExtensionSourceOptions, settings: { project?: SettingsFile; user?: SettingsFile }): { packages: ResolvedPackage[]; cliErrors: Map<string, string>; problems: string[] } {
+	const cliErrors = new Map<string, string>();
+	const cliSources = packageSourcesIn(options.extensionPaths ?? []).filter((source) => {
+		try {
+			parseSource(source);
+			return true;
+		} catch (error) {
+			if (!(error instanceof PackageSourceError)) throw error;
+			cliErrors.set(source, error.message);
+			return false;
+		}
+	});
+	const selection = selectPackages(options.noExtensions ? {} : settings, cliSources, options.cwd);
+	const problems = selection.problems.map((p) => `${p.settingsPath}: package "${p.source}" skipped: ${p.message}`);
+	return { packages: selection.packages.map(resolvePackage), cliErrors, problems };
 }
 
 /** Resolve every extension source for `projectTrusted`. Reads settings; throws SettingsError on a bad file. */
@@ -55,16 +82,29 @@ export function discoverForRun(options: ExtensionSourceOptions, projectTrusted: 
 	} catch (error) {
 		if (projectTrusted) throw error;
 	}
-	return discoverExtensions({
+	const { packages, cliErrors, problems } = packagesForRun(options, { project: projectTrusted ? project : undefined, user });
+	const byScope = (scope: ResolvedPackage["scope"]) => packages.filter((p) => p.scope === scope).map(toExtensions);
+	const temporary = new Map(packages.filter((p) => p.scope === "temporary").map((p) => [p.source, toExtensions(p)]));
+	const cliPaths = (options.extensionPaths ?? []).map((value): string | PackageExtensions => {
+		const error = cliErrors.get(value);
+		if (error) return { source: value, dir: cwd, files: [], missing: error };
+		return temporary.get(value) ?? value;
+	});
+	const result = discoverExtensions({
 		cwd,
 		projectDir: join(getProjectConfigDir(cwd), "extensions"),
 		userDir: getUserExtensionsDir(),
 		projectSettingsPaths: projectPaths,
 		userSettingsPaths: settingsExtensionPaths(user),
-		cliPaths: options.extensionPaths ?? [],
+		projectPackages: projectTrusted ? byScope("project") : declaredSources(project).map((source) => ({ source, dir: cwd, files: [] })),
+		userPackages: byScope("user"),
+		cliPaths,
 		noExtensions,
 		projectTrusted,
 	});
+	for (const p of packages) for (const message of p.warnings) result.warnings.push({ path: p.dir, message: `${p.source}: ${message}` });
+	for (const message of problems) result.warnings.push({ path: cwd, message });
+	return result;
 }
 
 export interface DiscoverAndLoadOptions extends ExtensionSourceOptions {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { getAgentDir, getProjectConfigDir } from "../../config.ts";
 import type { SkillSummary } from "../agent/system-prompt.ts";
 import type { SlashCommandInfo, SourceInfo } from "../extensions/types.ts";
+import { packageSourcesIn, resolvePackage, selectPackages, type ResolvedPackage } from "../packages/configured.ts";
 import { loadContextFiles, type ContextFile } from "./context-files.ts";
 import { expandTemplate, loadPromptTemplates, type PromptTemplate } from "./prompt-templates.ts";
 import { resolveResourcePath, type ResourceDiagnostic, type ResourcePath } from "./resource-paths.ts";
@@ -27,6 +28,8 @@ export interface ResourceOptions {
 	noContextFiles?: boolean;
 	/** Default: read from disk for each load (the project's only when trusted). */
 	settings?: RunSettings;
+	/** `-e` package sources (`npm:…`, `git:…`; paths are ignored): their skills and prompt templates join. */
+	packageSources?: string[];
 }
 
 /** A path a `resources_discover` handler returned, with the extension that returned it. */
@@ -57,6 +60,7 @@ export class ResourceSet {
 	/** Settings `enableSkillCommands` (default true): whether `/skill:<name>` commands exist. */
 	skillCommands = true;
 	private runSettings: RunSettings = {};
+	private packages: ResolvedPackage[] = [];
 	private extensionSkillPaths: ResourcePath[] = [];
 	private extensionPromptPaths: ResourcePath[] = [];
 
@@ -70,6 +74,7 @@ export class ResourceSet {
 		this.runSettings = o.settings ?? readRunSettings(o.cwd, o.projectTrusted);
 		this.skillCommands = settingBoolean(this.runSettings, "enableSkillCommands") ?? true;
 		this.contextFiles = o.noContextFiles ? [] : loadContextFiles(o.cwd);
+		this.packages = this.readPackages();
 		this.loadSkills();
 		this.loadPrompts();
 		return this;
@@ -82,6 +87,25 @@ export class ResourceSet {
 	/** The settings files the last load read (the project's only when trusted). */
 	get settings(): RunSettings {
 		return this.runSettings;
+	}
+
+	/** Installed packages of settings and `-e` (never installs; a package that failed to install contributes nothing). */
+	private readPackages(): ResolvedPackage[] {
+		const o = this.options;
+		const cli = packageSourcesIn(o.packageSources ?? []);
+		if (cli.length === 0 && !Array.isArray(this.runSettings.user?.data.packages) && !Array.isArray(this.runSettings.project?.data.packages)) return [];
+		try {
+			return selectPackages(this.runSettings, cli, o.cwd).packages.map(resolvePackage).filter((p) => p.installed);
+		} catch {
+			// A malformed "packages" setting or -e source is reported by extension discovery.
+			return [];
+		}
+	}
+
+	/** What a scope's packages contribute of one kind, as sources named after each package. */
+	private packagePaths(kind: "skills" | "prompts", scope: ResolvedPackage["scope"]): ResourcePath[] {
+		const as = scope === "temporary" ? "path" : scope;
+		return this.packages.filter((p) => p.scope === scope).flatMap((p) => p.resources[kind].map((path) => ({ path, scope: as, origin: p.source }) satisfies ResourcePath));
 	}
 
 	/** Replace what extensions contributed (each `resources_discover`) and load again. */
@@ -106,15 +130,20 @@ export class ResourceSet {
 	private sources(kind: "skills" | "prompts", flagPaths: string[], flag: string, disabled: boolean | undefined, fromExtensions: ResourcePath[]): ResourcePath[] {
 		const { cwd, projectTrusted } = this.options;
 		const out: ResourcePath[] = flagPaths.map((p) => ({ path: resolveResourcePath(p, cwd), scope: "path", origin: flag }));
+		// `-e npm:…` packages are explicit, like the flags: `-ns` / `-np` leave them in.
+		out.push(...this.packagePaths(kind, "temporary"));
 		if (!disabled) {
 			const fromSettings = (file: RunSettings["project"], scope: "project" | "user") =>
 				settingsPathList(file, kind).map((p) => ({ path: resolveResourcePath(p.value, p.baseDir), scope, origin: file!.path }) satisfies ResourcePath);
+			// Per scope: settings paths, the folder, then packages (your own files win a name).
 			if (projectTrusted) {
 				out.push(...fromSettings(this.runSettings.project, "project"));
 				out.push({ path: join(getProjectConfigDir(cwd), kind), scope: "project", origin: "the project folder", optional: true });
+				out.push(...this.packagePaths(kind, "project"));
 			}
 			out.push(...fromSettings(this.runSettings.user, "user"));
 			out.push({ path: join(getAgentDir(), kind), scope: "user", origin: "the user folder", optional: true });
+			out.push(...this.packagePaths(kind, "user"));
 		}
 		return [...out, ...fromExtensions];
 	}

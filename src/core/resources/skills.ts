@@ -61,32 +61,35 @@ function readSkill(filePath: string, source: ResourcePath, fallbackName: string,
 	};
 }
 
+/** A skill file found in a folder, with the name it gets when its frontmatter names none. */
+export interface SkillFile {
+	path: string;
+	fallbackName: string;
+}
+
 /**
  * A skills folder: a folder with `SKILL.md` is one skill (nothing below it is searched); otherwise
  * loose `*.md` files at the top are skills named after the file, and subfolders are searched.
  */
-function scanDir(dir: string, source: ResourcePath, depth: number, out: Skill[], diagnostics: ResourceDiagnostic[]): void {
+export function skillFilesIn(dir: string, depth = 0, out: SkillFile[] = []): SkillFile[] {
 	let names: string[];
 	try {
 		names = readdirSync(dir).sort();
 	} catch {
-		return;
+		return out;
 	}
 	if (names.includes(SKILL_FILE) && kindOf(join(dir, SKILL_FILE)) === "file") {
-		const skill = readSkill(join(dir, SKILL_FILE), source, basename(dir), diagnostics);
-		if (skill) out.push(skill);
-		return;
+		out.push({ path: join(dir, SKILL_FILE), fallbackName: basename(dir) });
+		return out;
 	}
 	for (const name of names) {
 		if (name.startsWith(".") || name === "node_modules") continue;
 		const path = join(dir, name);
 		const kind = kindOf(path);
-		if (kind === "dir" && depth < MAX_DEPTH) scanDir(path, source, depth + 1, out, diagnostics);
-		else if (kind === "file" && depth === 0 && name.endsWith(".md")) {
-			const skill = readSkill(path, source, name.slice(0, -3), diagnostics);
-			if (skill) out.push(skill);
-		}
+		if (kind === "dir" && depth < MAX_DEPTH) skillFilesIn(path, depth + 1, out);
+		else if (kind === "file" && depth === 0 && name.endsWith(".md")) out.push({ path, fallbackName: name.slice(0, -3) });
 	}
+	return out;
 }
 
 /** Load skills from `sources`, in precedence order: the first skill of a name wins. */
@@ -95,8 +98,12 @@ export function loadSkills(sources: ResourcePath[]): LoadSkillsResult {
 	const diagnostics: ResourceDiagnostic[] = [];
 	for (const source of sources) {
 		const kind = kindOf(source.path);
-		if (kind === "dir") scanDir(source.path, source, 0, found, diagnostics);
-		else if (kind === "file") {
+		if (kind === "dir") {
+			for (const file of skillFilesIn(source.path)) {
+				const skill = readSkill(file.path, source, file.fallbackName, diagnostics);
+				if (skill) found.push(skill);
+			}
+		} else if (kind === "file") {
 			const fallback = basename(source.path) === SKILL_FILE ? basename(dirname(source.path)) : basename(source.path).replace(/\.md$/, "");
 			const skill = readSkill(source.path, source, fallback, diagnostics);
 			if (skill) found.push(skill);

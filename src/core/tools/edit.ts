@@ -1,11 +1,12 @@
 // The `edit` tool: exact-text replacements that must each match once, applied together,
 // keeping the file's line endings and BOM. The result carries a unified diff in details.
-import { access as fsAccess, constants, readFile, writeFile } from "node:fs/promises";
+import { access as fsAccess, constants, readFile } from "node:fs/promises";
 import { type Static, Type } from "typebox";
+import { type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { unifiedDiff } from "./edit-diff.ts";
 import description from "./edit.md" with { type: "text" };
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
-import { errorCode, errorMessage, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
+import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
 
 export const EditBlock = Type.Object({
@@ -29,6 +30,7 @@ export interface EditToolDetails {
 
 export interface EditOperations {
 	readFile(absolutePath: string): Promise<Buffer>;
+	/** Replace the file; the default never leaves it half-written (temp file, fsync, rename). */
 	writeFile(absolutePath: string, content: string): Promise<void>;
 	/** Resolves when the file exists and can be read and written. */
 	access(absolutePath: string): Promise<void>;
@@ -39,10 +41,11 @@ export interface EditToolOptions {
 	operations?: EditOperations;
 }
 
-export function createLocalEditOperations(): EditOperations {
+/** The local filesystem; `fs` swaps the calls the atomic save makes (tests inject failures there). */
+export function createLocalEditOperations(fs?: AtomicWriteFs): EditOperations {
 	return {
 		readFile: (absolutePath) => readFile(absolutePath),
-		writeFile: (absolutePath, content) => writeFile(absolutePath, content, "utf8"),
+		writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content, fs),
 		access: (absolutePath) => fsAccess(absolutePath, constants.R_OK | constants.W_OK),
 	};
 }
@@ -156,7 +159,7 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
 				try {
 					await ops.writeFile(absolutePath, (bom ? "\uFEFF" : "") + updated);
 				} catch (error) {
-					throw new Error(`Cannot write ${shown}: ${errorMessage(error)}`);
+					throw new Error(saveFailureText(error, shown));
 				}
 				const { diff, firstChangedLine } = unifiedDiff(body.replaceAll("\r\n", "\n"), updated.replaceAll("\r\n", "\n"), shown);
 				const where = firstChangedLine ? ` (first change at line ${firstChangedLine})` : "";

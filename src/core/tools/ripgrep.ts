@@ -1,7 +1,7 @@
 // grep's fast path: run ripgrep with --json and read its events, stopping it once the match
 // limit is passed so a broad pattern in a big tree costs no more than the lines we keep.
 import type { GrepLine, GrepSearch, GrepSearchRequest } from "./grep-search.ts";
-import { killProcessGroup } from "./shell.ts";
+import { killProcessGroup } from "../process-groups.ts";
 
 interface RgText {
 	text?: string;

@@ -1,6 +1,7 @@
 // Running a shell command locally: `bash -c` in its own process group, both pipes streamed to
 // onData, and abort/timeout killing the whole group so no grandchild outlives the call.
 import { existsSync } from "node:fs";
+import { killProcessGroup, trackProcessGroup } from "../process-groups.ts";
 
 export interface BashExecOptions {
 	/** Called with each chunk of stdout or stderr, in arrival order. */
@@ -33,19 +34,6 @@ export function findShell(): string {
 	return Bun.which("bash") ?? "sh";
 }
 
-/** SIGKILL a whole process group, falling back to the leader alone. Never throws. */
-export function killProcessGroup(pid: number): void {
-	try {
-		process.kill(-pid, "SIGKILL");
-	} catch {
-		try {
-			process.kill(pid, "SIGKILL");
-		} catch {
-			// already gone
-		}
-	}
-}
-
 async function pump(stream: ReadableStream<Uint8Array>, onData: (data: Buffer) => void, cancels: (() => void)[]) {
 	const reader = stream.getReader();
 	cancels.push(() => reader.cancel().catch(() => {}));
@@ -73,6 +61,8 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 				stderr: "pipe",
 				detached: true, // its own process group, so one kill reaches every child
 			});
+			// Until it exits, a signal that ends the agent ends this command too.
+			const untrack = trackProcessGroup(proc.pid);
 			let timedOut = false;
 			const timer =
 				timeout !== undefined && timeout > 0
@@ -93,6 +83,7 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 				clearTimeout(grace);
 				for (const cancel of cancels) cancel();
 			} finally {
+				untrack();
 				if (timer) clearTimeout(timer);
 				signal?.removeEventListener("abort", onAbort);
 			}

@@ -1,8 +1,9 @@
 // The `write` tool: create or overwrite a whole file, making parent directories as needed.
 // Serialised per file with edit through withFileMutationQueue.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Static, Type } from "typebox";
+import { AtomicWriteError, type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
@@ -19,6 +20,7 @@ export interface WriteToolDetails {
 }
 
 export interface WriteOperations {
+	/** Replace or create the file; the default never leaves it half-written (temp file, fsync, rename). */
 	writeFile(absolutePath: string, content: string): Promise<void>;
 	/** Create a directory and its parents; succeed if it exists. */
 	mkdir(dir: string): Promise<void>;
@@ -29,9 +31,10 @@ export interface WriteToolOptions {
 	operations?: WriteOperations;
 }
 
-export function createLocalWriteOperations(): WriteOperations {
+/** The local filesystem; `fs` swaps the calls the atomic save makes (tests inject failures there). */
+export function createLocalWriteOperations(fs?: AtomicWriteFs): WriteOperations {
 	return {
-		writeFile: (absolutePath, content) => writeFile(absolutePath, content, "utf8"),
+		writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content, fs),
 		mkdir: async (dir) => {
 			await mkdir(dir, { recursive: true });
 		},
@@ -60,6 +63,7 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
 					const code = errorCode(error);
 					if (code === "EISDIR") throw new Error(`${shown} is a directory; write needs a file path`);
 					if (code === "ENOTDIR" || code === "EEXIST") throw new Error(`Cannot write ${shown}: a parent of it is a file, not a directory`);
+					if (error instanceof AtomicWriteError) throw new Error(saveFailureText(error, shown));
 					throw fsError(error, shown, "write");
 				}
 				const bytesWritten = Buffer.byteLength(params.content, "utf8");

@@ -80,7 +80,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 			allowNoModel: true,
 			onExtensionError: (report) => reportExtensionError(app, report),
 			onShutdown: () => app.requestShutdown(),
-			beforeBind: ({ host, warnings, resources, registry, session: s }) => {
+			onSessionCreated: (s, { host, warnings, resources, registry }) => {
 				app.host = host;
 				app.resources = resources;
 				// A resumed session shows where it was; the warnings come after it.

@@ -47,7 +47,12 @@ export const anthropicRenderer: Renderer = {
 		if (reply.thinking) content.push({ type: "thinking", thinking: reply.thinking, signature: reply.signature });
 		if (reply.text) content.push({ type: "text", text: reply.text, citations: null });
 		reply.toolCalls.forEach((call, i) => {
-			const input: unknown = JSON.parse(call.argumentsJson);
+			let input: unknown = {};
+			try {
+				input = JSON.parse(call.argumentsJson);
+			} catch {
+				// Cut-off arguments cannot be said in a whole JSON message; the call keeps an empty input.
+			}
 			content.push({ type: "tool_use", id: call.id ?? toolId(context, i), name: call.name, input, caller: DIRECT });
 		});
 		const { input, output, cacheRead, cacheWrite } = reply.usage;

@@ -5,7 +5,10 @@ import type { RecordedRequest } from "./request.ts";
 
 export interface MockToolCall {
 	name: string;
-	arguments: Record<string, unknown>;
+	/** Sent as JSON; ignored when `argumentsText` is given. */
+	arguments?: Record<string, unknown>;
+	/** The arguments exactly as streamed, e.g. JSON cut off mid-string. */
+	argumentsText?: string;
 	/** Default: `call_mock_<n>` (OpenAI) or `toolu_mock_<n>` (Anthropic). */
 	id?: string;
 }
@@ -85,7 +88,7 @@ export function isErrorTurn(turn: Turn): turn is ErrorTurn {
 
 export function resolveReply(turn: ReplyTurn, seq: number): Reply {
 	const fault: Fault = turn.hang ? "hang" : turn.drop ? "drop" : turn.malformed ? "malformed" : undefined;
-	const toolCalls = (turn.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, argumentsJson: JSON.stringify(call.arguments) }));
+	const toolCalls = (turn.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, argumentsJson: call.argumentsText ?? JSON.stringify(call.arguments ?? {}) }));
 	const empty = !turn.text && !turn.thinking && toolCalls.length === 0;
 	return {
 		text: turn.text ?? (fault && empty ? FILLER_TEXT : ""),

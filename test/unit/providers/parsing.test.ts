@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { lineColumn, pointerToPath, scanJson } from "../../../src/core/providers/json-file.ts";
 import { parseStreamingJson } from "../../../src/core/providers/partial-json.ts";
+import { parseArguments } from "../../../src/core/providers/wire.ts";
 
 describe("scanJson", () => {
 	test("records where every value starts, by JSON pointer", () => {
@@ -49,5 +50,24 @@ describe("parseStreamingJson", () => {
 		["[1, 2]", {}],
 	])("%j", (text, expected) => {
 		expect(parseStreamingJson(text)).toEqual(expected as Record<string, unknown>);
+	});
+});
+
+describe("parseArguments (a finished tool call's arguments are never repaired)", () => {
+	test("whole JSON objects parse; empty text is no arguments", () => {
+		expect(parseArguments('{"command": "ls"}')).toEqual({ arguments: { command: "ls" } });
+		expect(parseArguments("  ")).toEqual({ arguments: {} });
+	});
+
+	test.each([
+		['{"command":"rm -rf build', "its arguments are not complete JSON ("],
+		['{"a": 1,', "its arguments are not complete JSON ("],
+		["[1, 2]", "its arguments are not a JSON object"],
+		['"ls"', "its arguments are not a JSON object"],
+	])("%j → {} with an argumentsError", (text, reason) => {
+		const parsed = parseArguments(text);
+		expect(parsed.arguments).toEqual({});
+		expect(parsed.argumentsError).toStartWith(reason);
+		expect(parsed.argumentsError).toEndWith(`\nReceived: ${text}`);
 	});
 });

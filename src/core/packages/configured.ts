@@ -1,0 +1,225 @@
+// The packages a run knows about: `"packages"` in the user and (trusted) project settings, plus
+// `-e npm:…|git:…` for one run; deduplicated by identity (project over user, `-e` over both), each
+// resolved to its folder and, when installed, to the files it contributes.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { registerGatedInputs } from "../resources/gated-inputs.ts";
+import { readSettingsFile, SettingsError, type SettingsFile } from "../resources/settings.ts";
+import { RESOURCE_KINDS, resolvePackageResources, type PackageFilter, type PackageResources } from "./manifest.ts";
+import { isRemoteSource, PackageSourceError, packageDir, parseSource, sourceIdentity, type PackageScope, type PackageSource } from "./source.ts";
+
+export interface ConfiguredPackage {
+	/** As written in settings or on the command line. */
+	source: string;
+	parsed: PackageSource;
+	scope: PackageScope;
+	/** The object form's per-kind patterns. */
+	filter?: PackageFilter;
+	/** The settings file that declares it (none for `-e`). */
+	settingsPath?: string;
+	/** Where a relative local path resolves from: the settings file's folder, or cwd. */
+	baseDir: string;
+	identity: string;
+	/** Where its files are (installed or not). */
+	dir: string;
+	/** The folder the run started in (project packages live under its `.agent/packages/`). */
+	cwd: string;
+}
+
+export interface ResolvedPackage extends ConfiguredPackage {
+	/** Whether `dir` holds the package (always checked on disk). */
+	installed: boolean;
+	/** package.json `version`, when installed. */
+	version?: string;
+	resources: PackageResources;
+	/** Manifest problems (a listed path that does not exist, a bad field). */
+	warnings: string[];
+}
+
+export interface PackageSettingsProblem {
+	settingsPath: string;
+	source: string;
+	message: string;
+}
+
+/** One entry of `"packages"`: a source string, or `{ source, extensions?, skills?, prompts?, themes? }`. */
+export interface PackageSetting {
+	source: string;
+	filter?: PackageFilter;
+}
+
+/** The `packages` list of a settings file, validated. A wrong shape is a SettingsError naming the file. */
+export function packageSettings(file: SettingsFile | undefined): PackageSetting[] {
+	if (!file) return [];
+	const list = file.data.packages;
+	if (list === undefined) return [];
+	const shape = `"packages" in ${file.path} must be an array of sources ("npm:<name>", "git:<host>/<path>", a path) or { "source": …, "extensions": [...] } objects.`;
+	if (!Array.isArray(list)) throw new SettingsError(file.path, shape);
+	return list.map((item): PackageSetting => {
+		if (typeof item === "string") return { source: item };
+		if (!item || typeof item !== "object" || typeof item.source !== "string") throw new SettingsError(file.path, shape);
+		const filter: PackageFilter = {};
+		for (const kind of RESOURCE_KINDS) {
+			const v = item[kind];
+			if (v === undefined) continue;
+			if (!Array.isArray(v) || v.some((p) => typeof p !== "string")) {
+				throw new SettingsError(file.path, `"${kind}" of package "${item.source}" in ${file.path} must be an array of paths or patterns.`);
+			}
+			filter[kind] = v;
+		}
+		return { source: item.source, ...(Object.keys(filter).length > 0 ? { filter } : {}) };
+	});
+}
+
+function configure(setting: PackageSetting, scope: PackageScope, cwd: string, baseDir: string, settingsPath?: string): ConfiguredPackage {
+	const parsed = parseSource(setting.source);
+	return {
+		source: setting.source,
+		parsed,
+		scope,
+		...(setting.filter ? { filter: setting.filter } : {}),
+		...(settingsPath ? { settingsPath } : {}),
+		baseDir,
+		identity: sourceIdentity(parsed, baseDir),
+		dir: packageDir(parsed, scope, cwd, baseDir),
+		cwd,
+	};
+}
+
+export interface PackageSelection {
+	/** Highest precedence first: project (when trusted), user, then `-e` sources. */
+	packages: ConfiguredPackage[];
+	/** Entries that could not be read as a source: skipped with a warning. */
+	problems: PackageSettingsProblem[];
+}
+
+/**
+ * Every package of a run: `user` and `project` settings (pass the project's only when trusted),
+ * then `cliSources` (`-e` values that name a remote package). One per identity.
+ */
+export function selectPackages(settings: { project?: SettingsFile; user?: SettingsFile }, cliSources: string[], cwd: string): PackageSelection {
+	const problems: PackageSettingsProblem[] = [];
+	const fromFile = (file: SettingsFile | undefined, scope: "project" | "user"): ConfiguredPackage[] =>
+		packageSettings(file).flatMap((setting) => {
+			try {
+				return [configure(setting, scope, cwd, file!.dir, file!.path)];
+			} catch (error) {
+				if (!(error instanceof PackageSourceError)) throw error;
+				problems.push({ settingsPath: file!.path, source: setting.source, message: error.message });
+				return [];
+			}
+		});
+	const temporary = cliSources.map((source) => configure({ source }, "temporary", cwd, cwd));
+	const seen = new Set(temporary.map((p) => p.identity));
+	const packages: ConfiguredPackage[] = [];
+	for (const pkg of [...fromFile(settings.project, "project"), ...fromFile(settings.user, "user")]) {
+		if (seen.has(pkg.identity)) continue;
+		seen.add(pkg.identity);
+		packages.push(pkg);
+	}
+	return { packages: [...packages, ...temporary], problems };
+}
+
+/** `-e` values that name a remote package rather than a path. */
+export function packageSourcesIn(extensionPaths: readonly string[]): string[] {
+	return extensionPaths.filter(isRemoteSource);
+}
+
+function installedVersion(dir: string): string | undefined {
+	try {
+		const v = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+		return typeof v === "string" ? v : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether the package is on disk, and its package.json version; reads nothing else. */
+export function installState(pkg: ConfiguredPackage): { installed: boolean; version?: string } {
+	const marker = pkg.parsed.type === "npm" ? "package.json" : pkg.parsed.type === "git" ? ".git" : "";
+	const installed = existsSync(join(pkg.dir, marker));
+	const version = installed ? installedVersion(pkg.dir) : undefined;
+	return { installed, ...(version ? { version } : {}) };
+}
+
+/** Look at what is on disk: whether the package is there, and what it contributes. Never installs. */
+export function resolvePackage(pkg: ConfiguredPackage): ResolvedPackage {
+	const state = installState(pkg);
+	if (!state.installed) return { ...pkg, ...state, resources: { extensions: [], skills: [], prompts: [], themes: [] }, warnings: [] };
+	const { resources, warnings } = resolvePackageResources(pkg.dir, pkg.filter);
+	return { ...pkg, ...state, resources, warnings };
+}
+
+/** Configured but not usable as it is on disk: not installed, or its version no longer matches the spec. */
+export function needsInstall(pkg: ConfiguredPackage): boolean {
+	const state = installState(pkg);
+	return !state.installed || versionMismatch(pkg, state.version);
+}
+
+/** An npm package whose installed version no longer satisfies the version it is configured with. */
+export function versionMismatch(pkg: ConfiguredPackage, installed: string | undefined): boolean {
+	if (pkg.parsed.type !== "npm" || !pkg.parsed.version || !installed) return false;
+	const wanted = pkg.parsed.version;
+	// A dist-tag (`latest`, `next`) cannot be checked offline: what is installed counts.
+	if (!/^[\d^~<>=*xX|. -]/.test(wanted)) return false;
+	try {
+		return !Bun.semver.satisfies(installed, wanted);
+	} catch {
+		return false;
+	}
+}
+
+// ---- Writing `"packages"` (agent install / remove) ----
+
+/**
+ * Change the `packages` list of a settings file and write it back atomically, keeping every other
+ * key. A malformed file is never overwritten (readSettingsFile throws first).
+ */
+export function updatePackageSettings(path: string, change: (list: unknown[]) => unknown[]): void {
+	const file = readSettingsFile(path);
+	const data = file?.data ?? {};
+	packageSettings(file); // validate before touching
+	const next = change(Array.isArray(data.packages) ? [...data.packages] : []);
+	const out = { ...data, packages: next };
+	if (next.length === 0) delete (out as Record<string, unknown>).packages;
+	mkdirSync(dirname(path), { recursive: true });
+	const tmp = `${path}.${process.pid}.tmp`;
+	writeFileSync(tmp, `${JSON.stringify(out, null, 2)}\n`);
+	renameSync(tmp, path);
+}
+
+/** The identity of a settings entry, or undefined when it cannot be parsed. */
+export function entryIdentity(entry: unknown, baseDir: string): string | undefined {
+	const source = typeof entry === "string" ? entry : entry && typeof entry === "object" ? (entry as { source?: unknown }).source : undefined;
+	if (typeof source !== "string") return undefined;
+	try {
+		return sourceIdentity(parseSource(source), baseDir);
+	} catch {
+		return undefined;
+	}
+}
+
+// ---- Trust: what an untrusted project's packages would be (SPEC §4) ----
+
+registerGatedInputs(
+	{ kind: "package", noun: ["package", "packages"], counted: true, heading: "Project packages that would be installed and loaded", settingsKeys: ["packages"] },
+	(context) => {
+		let settings: PackageSetting[] = [];
+		try {
+			settings = packageSettings(context.projectSettings);
+		} catch {
+			// A malformed list is reported once the folder is trusted; the settings file itself is listed.
+		}
+		const file = context.projectSettings;
+		return settings.map((s) => {
+			let path = s.source;
+			try {
+				const parsed = parseSource(s.source);
+				if (parsed.type === "local") path = packageDir(parsed, "project", context.cwd, file!.dir);
+			} catch {
+				// Shown as written.
+			}
+			return { kind: "package", path, declaredBy: file!.path };
+		});
+	},
+);
