@@ -10,10 +10,10 @@ interface Highlighter {
 
 let hljs: Highlighter | undefined;
 
-/** highlight.js, loaded (synchronously: it is bundled) on first use. */
+/** highlight.js, loaded (synchronously: its chunk is in the binary) on first use. */
 function highlighter(): Highlighter {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (hljs ??= require("highlight.js/lib/common") as Highlighter);
+	return (hljs ??= (require("./hljs.ts") as { default: Highlighter }).default);
 }
 
 /** highlight.js scopes → theme tokens; the first class of a span that is listed wins. */

@@ -86,27 +86,44 @@ export class Theme {
 		this.sourcePath = options.sourcePath;
 		this.appearance = json.appearance ?? "dark";
 		this.mode = mode;
-		const code = (token: string, background: boolean): string => {
-			let raw = json.colors[token];
-			if (raw === undefined && FALLBACKS[token]) raw = json.colors[FALLBACKS[token]!];
-			if (raw === undefined) throw new Error(`Theme "${json.name}": colour "${token}" is missing`);
-			const value = resolveValue(json, raw);
-			if (mode === "none" || value === "") return "";
-			const color = parseColor(value);
-			return background ? backgroundAnsi(color, mode) : foregroundAnsi(color, mode);
-		};
-		for (const token of FOREGROUND_TOKENS) this.fgCodes.set(token, code(token, false));
-		for (const token of BACKGROUND_TOKENS) this.bgCodes.set(token, code(token, true));
+		this.json = json;
+		// Every token must resolve (a bad theme fails here, naming the colour); codes come on first use.
+		for (const token of [...FOREGROUND_TOKENS, ...BACKGROUND_TOKENS]) this.value(token);
+	}
+
+	private readonly json: ThemeJson;
+
+	private value(token: string): string | number {
+		let raw = this.json.colors[token];
+		if (raw === undefined && FALLBACKS[token]) raw = this.json.colors[FALLBACKS[token]!];
+		if (raw === undefined) throw new Error(`Theme "${this.json.name}": colour "${token}" is missing`);
+		return resolveValue(this.json, raw);
+	}
+
+	/**
+	 * The escape code of a token, made when first asked for: matching a colour to the 256-colour
+	 * palette is the slow part (all tokens at once measured ~4 ms), and most tokens are never drawn.
+	 */
+	private code(token: string, background: boolean): string | undefined {
+		const cache = background ? this.bgCodes : this.fgCodes;
+		let code = cache.get(token);
+		if (code !== undefined) return code;
+		const known: readonly string[] = background ? BACKGROUND_TOKENS : FOREGROUND_TOKENS;
+		if (!known.includes(token)) return undefined;
+		const value = this.value(token);
+		code = this.mode === "none" || value === "" ? "" : background ? backgroundAnsi(parseColor(value), this.mode) : foregroundAnsi(parseColor(value), this.mode);
+		cache.set(token, code);
+		return code;
 	}
 
 	/** Text in a foreground token's colour; an unknown token leaves the text as it is. */
 	fg(color: ThemeColor | string, text: string): string {
-		const open = this.fgCodes.get(color);
+		const open = this.code(color, false);
 		return open ? `${open}${text}\x1b[39m` : text;
 	}
 
 	bg(color: ThemeBg | string, text: string): string {
-		const open = this.bgCodes.get(color);
+		const open = this.code(color, true);
 		return open ? `${open}${text}\x1b[49m` : text;
 	}
 
@@ -131,10 +148,10 @@ export class Theme {
 
 	/** The opening escape of a token ("" for the terminal default or NO_COLOR). */
 	getFgAnsi(color: ThemeColor): string {
-		return this.fgCodes.get(color) ?? "";
+		return this.code(color, false) ?? "";
 	}
 	getBgAnsi(color: ThemeBg): string {
-		return this.bgCodes.get(color) ?? "";
+		return this.code(color, true) ?? "";
 	}
 	getColorMode(): ColorMode {
 		return this.mode;
@@ -142,7 +159,7 @@ export class Theme {
 
 	getThinkingBorderColor(level: ThinkingLevel): (text: string) => string {
 		const token = `thinking${level[0]!.toUpperCase()}${level.slice(1)}` as ThemeColor;
-		return (text) => this.fg(this.fgCodes.has(token) ? token : "border", text);
+		return (text) => this.fg((FOREGROUND_TOKENS as readonly string[]).includes(token) ? token : "border", text);
 	}
 	getBashModeBorderColor(): (text: string) => string {
 		return (text) => this.fg("bashMode", text);
