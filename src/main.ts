@@ -71,6 +71,7 @@ async function run(args: Args): Promise<number> {
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
 	const { startExtensions } = await import("./cli/extensions-startup.ts");
+	mark("import start-up");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	mark("import registry");

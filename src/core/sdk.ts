@@ -301,6 +301,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	});
 	const created: CreatedAgentSession = { session, host, registry, warnings, resources, ...(modelError ? { modelError } : {}) };
 	await options.onSessionCreated?.(session, created);
+	mark("session and host");
 	await host.bind("startup");
+	mark("bind extensions");
 	return created;
 }

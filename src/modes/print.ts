@@ -51,6 +51,7 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		mark("run");
 		options.detach?.();
 		await host.shutdown();
+		mark("shutdown");
 		stopListening();
 		stopExitListening();
 	}

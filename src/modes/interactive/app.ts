@@ -3,6 +3,7 @@
 // way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
 import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
+import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
 import type { Extension } from "../../core/extensions/types.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { THINKING_LEVELS } from "../../core/providers/types.ts";
@@ -54,6 +55,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly footer: FooterView;
 	readonly header: HeaderView;
 	readonly ui: UiBridge;
+	/** What extensions registered for drawing, over the extensions of the moment. */
+	readonly renderers = new ExtensionRenderers(() => this.extensions());
 	expanded: boolean;
 	hiddenThinkingLabel: string | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */

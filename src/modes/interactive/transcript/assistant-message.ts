@@ -5,7 +5,6 @@ import { Container, Markdown, Spacer, type Component } from "@earendil-works/pi-
 import type { AssistantMessage } from "../../../core/providers/types.ts";
 import { currentTheme, getMarkdownTheme } from "../theme/styles.ts";
 import { Block, MARGIN, wrapIndented, type Expandable } from "./block.ts";
-import { transformMarkdown } from "./markdown-transform.ts";
 import type { ViewContext } from "./view-context.ts";
 
 /** Thinking: one line saying how much there is, or all of it (ctrl+o). */
@@ -36,7 +35,7 @@ export class ThinkingView extends Block implements Expandable {
 		if (!text) return [];
 		const style = (t: string) => theme.italic(theme.fg("thinkingText", t));
 		if (this.expanded) {
-			const shown = transformMarkdown(this.context.extensions(), text, { messageType: "assistant-thinking", isStreaming: false, availableWidth: width - 1 });
+			const shown = this.context.renderers.transformMarkdown(text, { messageType: "assistant-thinking", isStreaming: false, availableWidth: width - 1 });
 			return shown.split("\n").flatMap((line) => wrapIndented(style(line), width));
 		}
 		const count = text.split("\n").length;
@@ -53,7 +52,7 @@ class TextPart extends Container {
 	constructor(context: ViewContext) {
 		super();
 		this.markdown = new Markdown("", 1, 0, getMarkdownTheme(), undefined, {
-			transform: (md, availableWidth) => transformMarkdown(context.extensions(), md, { messageType: "assistant", isStreaming: this.streaming, availableWidth }),
+			transform: (md, availableWidth) => context.renderers.transformMarkdown(md, { messageType: "assistant", isStreaming: this.streaming, availableWidth }),
 		});
 		this.addChild(new Spacer(1));
 		this.addChild(this.markdown);

@@ -14,7 +14,6 @@ import { NoticeView, SummaryView, type NoticeKind } from "./notice.ts";
 import { ToolCallView } from "./tool-call.ts";
 import { UserMessageView } from "./user-message.ts";
 import type { ViewContext } from "./view-context.ts";
-import { transformMarkdown } from "./markdown-transform.ts";
 
 export interface ConversationHooks {
 	/** The agent started or stopped working. */
@@ -68,7 +67,7 @@ export class Conversation {
 	}
 
 	user(text: string): void {
-		const shown = transformMarkdown(this.context.extensions(), text, { messageType: "user", isStreaming: false, availableWidth: this.context.tui.terminal.columns - 3 });
+		const shown = this.context.renderers.transformMarkdown(text, { messageType: "user", isStreaming: false, availableWidth: this.context.tui.terminal.columns - 3 });
 		this.add(new UserMessageView(shown));
 	}
 

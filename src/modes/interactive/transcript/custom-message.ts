@@ -3,21 +3,12 @@
 // one, else (messages only) as a labelled Markdown block. A renderer that throws falls back.
 import { Markdown, type Component } from "@earendil-works/pi-tui";
 import type { CustomMessage } from "../../../core/agent/messages.ts";
-import type { Extension } from "../../../core/extensions/types.ts";
 import { currentTheme, getMarkdownTheme } from "../theme/styles.ts";
 import { Block, MARGIN, type Expandable } from "./block.ts";
-import { transformMarkdown } from "./markdown-transform.ts";
+import { keyHint } from "../keybindings.ts";
 import type { ViewContext } from "./view-context.ts";
 
-type Renderer = (subject: never, options: { expanded: boolean }, theme: unknown) => unknown;
-
-function findRenderer(extensions: readonly Extension[], kind: "messageRenderers" | "entryRenderers", customType: string): Renderer | undefined {
-	for (const ext of extensions) {
-		const renderer = (ext[kind] as Map<string, unknown> | undefined)?.get(customType);
-		if (typeof renderer === "function") return renderer as Renderer;
-	}
-	return undefined;
-}
+type Renderer = (subject: never, options: { expanded: boolean; outputPad: number; keyHint(action: string, description?: string): string }, theme: unknown) => unknown;
 
 function isComponent(value: unknown): value is Component {
 	return !!value && typeof (value as Component).render === "function";
@@ -60,7 +51,8 @@ abstract class RenderedEntry extends Block implements Expandable {
 			this.tried = true;
 			this.component = undefined;
 			try {
-				const made = this.renderer()?.(this.subject() as never, { expanded: this.expanded }, currentTheme());
+				const options = { expanded: this.expanded, outputPad: 1, keyHint: (action: string, description?: string) => keyHint(action, description ?? "") };
+				const made = this.renderer()?.(this.subject() as never, options, currentTheme());
 				if (isComponent(made)) this.component = made;
 			} catch {
 				// A renderer that throws: the fallback below.
@@ -89,7 +81,7 @@ export class CustomMessageView extends RenderedEntry {
 	}
 
 	protected renderer(): Renderer | undefined {
-		return findRenderer(this.context.extensions(), "messageRenderers", this.message.customType);
+		return this.context.renderers.messageRenderer(this.message.customType)?.value as Renderer | undefined;
 	}
 
 	protected subject(): unknown {
@@ -99,7 +91,7 @@ export class CustomMessageView extends RenderedEntry {
 	protected fallback(width: number): string[] {
 		const theme = currentTheme();
 		this.markdown ??= new Markdown(contentText(this.message.content), 1, 0, getMarkdownTheme(), undefined, {
-			transform: (md, availableWidth) => transformMarkdown(this.context.extensions(), md, { messageType: "custom", isStreaming: false, availableWidth }),
+			transform: (md, availableWidth) => this.context.renderers.transformMarkdown(md, { messageType: "custom", isStreaming: false, availableWidth }),
 		});
 		return [`${MARGIN}${theme.fg("customMessageLabel", `[${this.message.customType}]`)}`, ...this.markdown.render(width)];
 	}
@@ -123,11 +115,11 @@ export class CustomEntryView extends RenderedEntry {
 	}
 
 	static wanted(context: ViewContext, customType: string): boolean {
-		return findRenderer(context.extensions(), "entryRenderers", customType) !== undefined;
+		return context.renderers.entryRenderer(customType) !== undefined;
 	}
 
 	protected renderer(): Renderer | undefined {
-		return findRenderer(this.context.extensions(), "entryRenderers", this.entry.customType);
+		return this.context.renderers.entryRenderer(this.entry.customType)?.value as Renderer | undefined;
 	}
 
 	protected subject(): unknown {

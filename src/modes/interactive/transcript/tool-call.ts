@@ -14,20 +14,12 @@ type Renderers = Pick<ToolDefinition, "renderCall" | "renderResult" | "renderShe
 /** Lines of running output shown under a call that has not finished. */
 const LIVE_TAIL = 3;
 
-/** The renderers for a tool: extension resolvers in load order, then the tool's own. */
+/** The renderers for a tool: extension resolvers in load order (each may defer), then the tool's own. */
 function renderersFor(context: ViewContext, name: string): Renderers | undefined {
-	for (const ext of context.extensions()) {
-		for (const resolve of ext.toolRenderers ?? []) {
-			try {
-				const found = resolve(name);
-				if (found) return found;
-			} catch {
-				// A broken resolver leaves the call to the next one.
-			}
-		}
-	}
-	const tool = context.tool(name) as Renderers | undefined;
-	return tool?.renderCall || tool?.renderResult ? tool : undefined;
+	return context.renderers.toolRenderers(name, () => {
+		const tool = context.tool(name) as Renderers | undefined;
+		return tool?.renderCall || tool?.renderResult ? tool : undefined;
+	});
 }
 
 export class ToolCallView implements Component, Expandable {
