@@ -49,9 +49,18 @@ export function virtualModules(): Record<string, ModuleLoader> {
 	};
 }
 
-/** Every module evaluated, for loaders that need plain objects (jiti). */
+/**
+ * Every module as a plain object, for loaders that need those (jiti): each evaluated the first time
+ * its specifier is read, once, so a /reload in print mode does not evaluate the TUI library.
+ */
 export function materializeVirtualModules(): Record<string, object> {
-	return Object.fromEntries(Object.entries(virtualModules()).map(([specifier, load]) => [specifier, load()]));
+	const out: Record<string, object> = {};
+	const done = new Map<ModuleLoader, object>();
+	for (const [specifier, load] of Object.entries(virtualModules())) {
+		const get = () => done.get(load) ?? done.set(load, load()).get(load)!;
+		Object.defineProperty(out, specifier, { get, enumerable: true });
+	}
+	return out;
 }
 
 /**
