@@ -57,7 +57,10 @@ export type SessionStateEvent =
 	/** No more automatic work for the run that just ended (after agent_end, boundaries and queued work). */
 	| { type: "agent_settled"; aborted: boolean }
 	/** An extension appended an entry to the session (pi.appendEntry). */
-	| { type: "entry_appended"; entry: SessionEntry };
+	| { type: "entry_appended"; entry: SessionEntry }
+	/** The session's display name changed; absent: cleared. */
+	| { type: "session_info_changed"; name: string | undefined }
+	| { type: "thinking_level_changed"; level: ThinkingLevel };
 export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent | SessionStateEvent;
 
 export interface PromptOptions {
@@ -87,6 +90,8 @@ export interface AgentSessionOptions {
 	toolContext?: () => unknown;
 	/** Settings `compaction`; missing fields take the defaults. */
 	compaction?: Partial<CompactionSettings>;
+	/** Stall detection for every provider request (settings `httpHeaderTimeoutMs`, `httpIdleTimeoutMs`). */
+	requestTimeouts?: StreamOptions["timeouts"];
 }
 
 
@@ -135,11 +140,15 @@ export class AgentSession {
 	private _steeringMode: QueueMode = "all";
 	private _followUpMode: QueueMode = "all";
 	private _autoRetryEnabled = true;
+	private readonly requestTimeouts: StreamOptions["timeouts"];
 	/** Aborted by abortRetry() to end the current retry wait. */
 	private retryCancel: AbortController | undefined;
 	private bashAbort: AbortController | undefined;
 	/** `bash` results recorded while a run was going: added when it ends, so tool call/result pairs stay together. */
 	private pendingBash: BashExecutionMessage[] = [];
+	/** Awaited at the start of every run, before the tools are read (MCP waits for its direct servers here). */
+	readonly beforeRun: (() => Promise<void>)[] = [];
+	private _explicitToolSelection = false;
 
 	constructor(options: AgentSessionOptions) {
 		const self = this;
@@ -154,6 +163,7 @@ export class AgentSession {
 		this.messages = options.messages ? [...options.messages] : [];
 		this.hooks = options.hooks ?? {};
 		this.toolContext = options.toolContext ?? (() => ({}));
+		this.requestTimeouts = options.requestTimeouts;
 		this.compaction = new SessionCompactor(
 			{
 				get model() {
@@ -170,7 +180,7 @@ export class AgentSession {
 				complete: async (model, context, opts) => {
 					if (this.models.complete) return this.models.complete(model, context, opts);
 					const auth = await this.models.getApiKeyAndHeaders(model);
-					return this.models.stream(model, context, { ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
+					return this.models.stream(model, context, { timeouts: this.requestTimeouts, ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
 				},
 				publish: (event) => this.emit(event),
 				rebuildFromSession: () => this.rebuildFromSession(),
@@ -282,6 +292,15 @@ export class AgentSession {
 	}
 	setActiveTools(names: string[]): void {
 		this.activeToolNames = names.filter((n) => this.allTools.has(n));
+		this._explicitToolSelection = true;
+	}
+	/** True once setActiveTools chose the active set: tools added later (MCP servers connecting) stay inactive. */
+	get explicitToolSelection(): boolean {
+		return this._explicitToolSelection;
+	}
+	removeTool(name: string): void {
+		this.allTools.delete(name);
+		this.activeToolNames = this.activeToolNames.filter((n) => n !== name);
 	}
 	/** Add or replace a tool (an extension registering after start-up); active at once unless told otherwise. */
 	addTool(tool: AgentTool<any, any, any>, activate = true): void {
@@ -377,10 +396,12 @@ export class AgentSession {
 		prompts = prompts.length === 0 ? [...this.take("steer"), ...this.take("followUp")] : [...prompts, ...this.take("steer")];
 		this.abortController = new AbortController();
 		const signal = this.abortController.signal;
-		const systemPrompt = this.getSystemPrompt();
-		const tools = this.activeTools();
-		const announce = this.systemAnnouncement(systemPrompt, tools);
 		const done = (async () => {
+			// MCP waits here for servers with direct tools, so their tools are in this run's list.
+			for (const prepare of this.beforeRun) await prepare();
+			const systemPrompt = this.getSystemPrompt();
+			const tools = this.activeTools();
+			const announce = this.systemAnnouncement(systemPrompt, tools);
 			await runAgentLoop(prompts, this.messages, {
 				model,
 				systemPrompt,
@@ -409,6 +430,7 @@ export class AgentSession {
 							headers: { ...auth.headers, ...fromHooks.headers },
 							reasoning: this._thinkingLevel === "off" ? undefined : this._thinkingLevel,
 							sessionId: this._session.getSessionId(),
+							...(this.requestTimeouts ? { timeouts: this.requestTimeouts } : {}),
 						};
 					},
 				},
@@ -552,9 +574,11 @@ export class AgentSession {
 
 	/** Start an empty session in the same folder. Resolves `{cancelled}`. */
 	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
-		void options;
 		const current = this._session;
-		const next = current.isPersisted() || current.getSessionFile() ? SessionManager.create(this.cwd, current.getSessionDir() || undefined) : SessionManager.inMemory(this.cwd);
+		const next =
+			current.isPersisted() || current.getSessionFile()
+				? SessionManager.create(this.cwd, current.getSessionDir() || undefined, undefined, options.parentSession)
+				: SessionManager.inMemory(this.cwd);
 		return this.replaceWith(next, "new", {});
 	}
 

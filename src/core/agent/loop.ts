@@ -329,7 +329,7 @@ interface BatchResult {
 	terminate: boolean;
 }
 
-type CallOutcome = { result: AgentToolResult; isError: boolean; terminate: boolean };
+type CallOutcome = { result: AgentToolResult; isError: boolean; terminate: boolean; durationMs?: number };
 
 /**
  * Run a batch of tool calls. In parallel, every call is prepared first, in order (arguments,
@@ -378,6 +378,7 @@ async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig, cutO
 		content: outcomes[i]!.result.content,
 		details: outcomes[i]!.result.details,
 		isError: outcomes[i]!.isError,
+		...(outcomes[i]!.durationMs !== undefined ? { durationMs: outcomes[i]!.durationMs } : {}),
 		timestamp: Date.now(),
 	}));
 	return { results, terminate: outcomes.length > 0 && outcomes.every((o) => o.terminate) };
@@ -440,7 +441,7 @@ async function finishCall(info: ToolCallInfo, outcome: CallOutcome, config: Agen
 		...(durationMs !== undefined ? { durationMs } : {}),
 		...(info.parentToolCallId ? { parentToolCallId: info.parentToolCallId } : {}),
 	});
-	return { result, isError, terminate };
+	return { result, isError, terminate, ...(durationMs !== undefined ? { durationMs } : {}) };
 }
 
 /** tool_execution_start, argument preparation, `tool_call` and validation; an outcome when the call ends here. */
@@ -501,6 +502,7 @@ async function runPreparedCall(prepared: PreparedCall, config: AgentLoopConfig):
 			},
 			config.toolContextFor ? config.toolContextFor(call.id) : config.toolContext,
 		);
+		if (result.isError) isError = true;
 		if (result.terminate) terminate = true;
 	} catch (error) {
 		result = textResult(error instanceof Error ? error.message : String(error));

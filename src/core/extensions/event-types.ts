@@ -18,6 +18,7 @@ import type {
 import type { BashResult } from "../tools/bash.ts";
 import type { BashOperations } from "../tools/shell.ts";
 import type { AgentToolResult } from "../tools/types.ts";
+import type { RegisteredMcpServer } from "../mcp/registry.ts";
 
 export type { BashOperations };
 
@@ -252,11 +253,7 @@ export interface CacheWarmingDecisionEvent {
 export interface CacheWarmingDecisionEventResult {
 	action?: "warm" | "skip" | "stop";
 }
-/** Extensions registered or removed MCP servers (pi.registerMcpServer); `servers` is the whole list after the change. */
-export interface McpServersChangeEvent {
-	type: "mcp_servers_change";
-	servers: { name: string; config: unknown; extensionPath: string }[];
-}
+
 
 // ---- Agent run ----
 
@@ -482,6 +479,15 @@ export interface UiPromptEndEvent {
 	cancelled: boolean;
 }
 
+// ---- MCP ----
+
+/** An extension registered or unregistered an MCP server after the session bound the runtime. */
+export interface McpServersChangeEvent {
+	type: "mcp_servers_change";
+	/** Every registered server after the change. */
+	servers: RegisteredMcpServer[];
+}
+
 /** Every event name → its payload and the result a handler may return. */
 export interface ExtensionEventMap {
 	resources_discover: [ResourcesDiscoverEvent, ResourcesDiscoverResult];
@@ -503,7 +509,6 @@ export interface ExtensionEventMap {
 	after_provider_response: [AfterProviderResponseEvent, void];
 	provider_stream_event: [ProviderStreamEvent, void];
 	cache_warming_decision: [CacheWarmingDecisionEvent, CacheWarmingDecisionEventResult];
-	mcp_servers_change: [McpServersChangeEvent, void];
 	before_agent_start: [BeforeAgentStartEvent, BeforeAgentStartResult];
 	agent_start: [AgentStartEvent, void];
 	agent_end: [AgentEndEvent, void];
@@ -526,6 +531,7 @@ export interface ExtensionEventMap {
 	bash_execution_update: [BashExecutionUpdateEvent, void];
 	ui_prompt_start: [UiPromptStartEvent, void];
 	ui_prompt_end: [UiPromptEndEvent, void];
+	mcp_servers_change: [McpServersChangeEvent, void];
 }
 
 export type ExtensionEventName = keyof ExtensionEventMap;
@@ -538,10 +544,11 @@ export const EXTENSION_EVENT_NAMES: readonly ExtensionEventName[] = [
 	"resources_discover", "session_start", "session_before_switch", "session_before_fork", "session_before_compact",
 	"session_compact", "session_compact_failed", "session_shutdown", "session_before_tree", "session_tree",
 	"session_info_changed", "project_trust", "context", "context_with_system", "before_provider_request",
-	"before_provider_headers", "after_provider_response", "provider_stream_event", "cache_warming_decision", "mcp_servers_change", "before_agent_start", "agent_start", "agent_end",
+	"before_provider_headers", "after_provider_response", "provider_stream_event", "cache_warming_decision", "before_agent_start", "agent_start", "agent_end",
 	"agent_before_settle", "agent_settled", "turn_start", "turn_end", "message_start", "message_update", "message_end",
 	"tool_execution_start", "tool_execution_update", "tool_execution_end", "tool_call", "tool_result", "model_select",
 	"thinking_level_select", "input", "user_bash", "bash_execution_update", "ui_prompt_start", "ui_prompt_end",
+	"mcp_servers_change",
 ];
 
 /** Narrow a tool_call event to a built-in tool's typed input. */

@@ -77,6 +77,8 @@ export interface ToolResultMessage<TDetails = unknown> {
 	content: (TextContent | ImageContent)[];
 	details?: TDetails;
 	isError: boolean;
+	/** How long the tool ran, in ms; absent when it did not run (blocked, invalid arguments). */
+	durationMs?: number;
 	timestamp: number;
 }
 /** What a provider understands. */
@@ -159,6 +161,8 @@ export interface StreamOptions {
 	onResponse?: (response: { status: number; headers: Record<string, string> }) => void | Promise<void>;
 	/** Called with each parsed provider stream event (an SSE chunk's JSON) before it is turned into ours. */
 	onProviderStreamEvent?: (data: unknown, model: Model) => void | Promise<void>;
+	/** Stall detection: no response head within `headerMs`, no body bytes for `idleMs` (0 = off). Defaults 120 s / 300 s. */
+	timeouts?: { headerMs?: number; idleMs?: number };
 }
 
 /** The function every wire protocol implements. */
