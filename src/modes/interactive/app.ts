@@ -4,6 +4,7 @@
 import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
+import { endAllProcessGroups } from "../../core/process-groups.ts";
 import type { Extension } from "../../core/extensions/types.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { THINKING_LEVELS } from "../../core/providers/types.ts";
@@ -376,6 +377,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	async exit(code: number): Promise<void> {
 		if (this.exiting) return;
 		this.exiting = true;
+		// Commands still running (the bash tool, a `!cmd`) end with the agent.
+		endAllProcessGroups();
 		this.bash?.abort();
 		try {
 			if (this.host?.session.isStreaming) await this.host.session.abort();
