@@ -136,16 +136,20 @@ export interface JsonFileText {
 	value: unknown;
 }
 
+/** Nesting past MAX_JSON_DEPTH is a FileReadError at its line and column (before any recursive scan). */
+export function checkJsonNesting(path: string, text: string, hints?: string[]): void {
+	const deep = excessiveNesting(text, MAX_JSON_DEPTH);
+	if (deep === undefined) return;
+	const at = lineColumn(text, deep);
+	throw new FileReadError(path, `nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`, at.line, at.column, hints);
+}
+
 /**
  * Parse `text` as the JSON file `path`: nesting past MAX_JSON_DEPTH and syntax errors are
  * FileReadErrors with line and column.
  */
 export function parseJsonText(path: string, text: string, hints?: string[]): unknown {
-	const deep = excessiveNesting(text, MAX_JSON_DEPTH);
-	if (deep !== undefined) {
-		const at = lineColumn(text, deep);
-		throw new FileReadError(path, `nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`, at.line, at.column, hints);
-	}
+	checkJsonNesting(path, text, hints);
 	try {
 		return JSON.parse(text);
 	} catch {

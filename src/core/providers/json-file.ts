@@ -2,7 +2,7 @@
 // schema error into one message with file:line:column and the fix. Never writes the file.
 import type { TSchema } from "typebox";
 import { Value } from "typebox/value";
-import { FileReadError, fixFileHint, readJsonFile } from "../file-reader.ts";
+import { checkJsonNesting, FileReadError, fixFileHint, readJsonFile, readTextFile } from "../file-reader.ts";
 import { lineColumn, pointerToPath, scanJson } from "../json-scan.ts";
 
 export { lineColumn, pointerToPath, scanJson };
@@ -19,6 +19,21 @@ export class ConfigFileError extends FileReadError {
 export interface ConfigProblem {
 	pointer: string;
 	message: string;
+}
+
+/**
+ * A config file's text through the one reader (BOM dropped, FIFOs refused, size and nesting
+ * bounded); undefined when it does not exist. Read problems are ConfigFileErrors naming the file.
+ */
+export function readConfigText(path: string, hints: string[] = [fixFileHint()]): string | undefined {
+	try {
+		const text = readTextFile(path);
+		if (text !== undefined) checkJsonNesting(path, text, hints);
+		return text;
+	} catch (error) {
+		if (error instanceof FileReadError) throw new ConfigFileError(path, error.line, error.column, error.problem, error.hints);
+		throw error;
+	}
 }
 
 /**
