@@ -362,6 +362,8 @@ async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; 
 			session: run.session,
 			loadConfig: () => loadMcpConfig({ cwd: run.cwd, projectTrusted: run.projectTrusted }),
 			toolFilter: mcpToolFilter(options.tools, options.noTools),
+			// A person or a program may take a while to send the first prompt: connect once the session idles.
+			idleConnectMs: options.mode === "tui" || options.mode === "rpc" ? 50 : undefined,
 			onNotice: options.onMcpNotice ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
 		});
 		manager.start();

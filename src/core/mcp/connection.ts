@@ -115,10 +115,16 @@ export class McpConnection {
 			if (server.kind === "stdio") {
 				const stdio = new StdioProcessTransport(server.spec);
 				transport = stdio;
+				// Kept at once, so a close while the SDK loads ends the process too.
+				this.transport = stdio;
 				// Spawned before the SDK loads, so the server starts while the module evaluates.
 				stdio.spawn();
 			}
 			const sdk = await loadSdk();
+			if (generation !== this.generation) {
+				await transport?.close();
+				return;
+			}
 			transport ??= sdk.createHttpTransport(server.kind === "http" ? server.url : "", server.kind === "http" ? server.headers : {});
 			this.transport = transport;
 			transport.onclose = chain(transport.onclose, () => this.lost(generation));
