@@ -77,6 +77,15 @@ export class McpConnection {
 		return (this.entry.config.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 	}
 
+	/**
+	 * How long starting may take: never less than the default, so a short per-request `timeout` does
+	 * not fail a server whose first start is slow (npx fetching it, say). Nothing waits this long:
+	 * the first request waits at most `timeoutMs`.
+	 */
+	get startTimeoutMs(): number {
+		return Math.max(this.timeoutMs, DEFAULT_TIMEOUT_SECONDS * 1000);
+	}
+
 	/** Settles when the current connection attempt has (or there is none). */
 	ready(): Promise<void> {
 		return this.connecting ?? Promise.resolve();
@@ -129,13 +138,13 @@ export class McpConnection {
 			this.transport = transport;
 			transport.onclose = chain(transport.onclose, () => this.lost(generation));
 			const client = await withTimeout(
-				sdk.connectClient(transport, this.timeoutMs, {
+				sdk.connectClient(transport, this.startTimeoutMs, {
 					tools: () => void this.refresh(generation, { tools: true }),
 					prompts: () => void this.refresh(generation, { prompts: true }),
 					resources: () => void this.refresh(generation, { resources: true }),
 				}),
-				this.timeoutMs,
-				`did not answer the MCP handshake within ${this.timeoutMs / 1000} s`,
+				this.startTimeoutMs,
+				`did not answer the MCP handshake within ${this.startTimeoutMs / 1000} s`,
 			);
 			if (generation !== this.generation) {
 				await client.close().catch(() => {});
@@ -198,7 +207,7 @@ export class McpConnection {
 		if (!client) return;
 		const sdk = await loadSdk();
 		try {
-			const listed = await sdk.listEverything(client, this.timeoutMs, parts);
+			const listed = await sdk.listEverything(client, initial ? this.startTimeoutMs : this.timeoutMs, parts);
 			if (generation !== this.generation) return;
 			if (listed.tools) this.setTools(listed.tools);
 			if (listed.resources) this.resources = listed.resources;
