@@ -376,7 +376,9 @@ async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; 
 		mark("mcp");
 		return manager;
 	}
-	return run.extensionsLoaded ? new DeferredMcp(create, configured, run.session) : undefined;
+	// Extensions may register servers; an interactive or rpc session may get a mcp.json before a /reload.
+	const later = run.extensionsLoaded || options.mode === "tui" || options.mode === "rpc";
+	return later ? new DeferredMcp(create, configured, run.session) : undefined;
 }
 
 /** Stands in for the manager until a server is registered (or mcp.json appears before a /reload). */
