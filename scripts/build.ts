@@ -2,6 +2,7 @@
 // cross-compiling, used by release.ts). Minified, with bytecode and split chunks: measured to start faster.
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
+import { writeTypesBundle } from "./types.ts";
 
 export interface BuildOptions {
 	outfile: string;
@@ -15,6 +16,11 @@ export interface BuildOptions {
 
 export async function buildBinary(options: BuildOptions): Promise<void> {
 	const started = performance.now();
+	// The binary embeds the declarations `agent types` writes, generated from src/ (scripts/types.ts).
+	if (!options.entrypoint) {
+		const { files, bytes } = await writeTypesBundle();
+		console.error(`declarations: ${files} files, ${(bytes / 1024).toFixed(0)} KB gzipped, in ${Math.round(performance.now() - started)} ms`);
+	}
 	const result = await Bun.build({
 		entrypoints: [options.entrypoint ?? new URL("../src/cli.ts", import.meta.url).pathname],
 		compile: { outfile: options.outfile, ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}) },
