@@ -8,7 +8,19 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v") && proces
 	console.log(VERSION);
 	process.exit(0);
 }
+if (process.env[ENV.debugChunks] === "1") reportLoadedChunks();
 const { main } = await import("./main.ts");
 const code = await main(argv);
 // process.exit itself belongs to extensions by now (core/exit-guard.ts).
 (await import("./core/exit-guard.ts")).exitProcess(code);
+
+/**
+ * `AGENT_DEBUG_CHUNKS=1`: at exit, one stderr line naming every lazily loaded chunk (Bun lists a
+ * compiled binary's loaded chunks in require.cache), so a test can check what a run imported.
+ */
+function reportLoadedChunks(): void {
+	process.on("exit", () => {
+		const chunks = Object.keys(require.cache).map((k) => k.slice(k.lastIndexOf("/") + 1));
+		process.stderr.write(`Loaded chunks: ${chunks.join(" ")}\n`);
+	});
+}

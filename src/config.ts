@@ -18,6 +18,8 @@ export const ENV = {
 	offline: `${ENV_PREFIX}_OFFLINE`,
 	/** Milliseconds an extension's import or factory may take before start-up gives up on it. */
 	extensionTimeout: `${ENV_PREFIX}_EXTENSION_TIMEOUT_MS`,
+	/** `1`: at exit, name on stderr the bundle chunks this run loaded (dist/agent.chunks.json says what each holds). */
+	debugChunks: `${ENV_PREFIX}_DEBUG_CHUNKS`,
 } as const;
 
 /**

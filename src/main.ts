@@ -69,10 +69,11 @@ async function run(args: Args): Promise<number> {
 	if (args.command?.name === "update") return (await import("./cli/package-commands.ts")).runUpdateCommand(args.command.source, { allowScripts: args.command.allowScripts, offline: args.offline });
 	if (args.command?.name === "types") return (await import("./cli/authoring-commands.ts")).runTypesCommand(args.command.dir, args.command.print);
 	if (args.command?.name === "new") return (await import("./cli/authoring-commands.ts")).runNewExtensionCommand(args.command.target);
-	if (args.export) throw new UserError("--export is not implemented yet.");
+	if (args.export) return exportCommand(args.export, args.messages[0], args.sessionDir);
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
 	const { startExtensions } = await import("./cli/extensions-startup.ts");
+	mark("import start-up");
 	const started = await startExtensions(args, cwd);
 	const { ModelRegistry } = await import("./core/providers/registry.ts");
 	mark("import registry");
@@ -108,12 +109,16 @@ async function run(args: Args): Promise<number> {
 	const { createAgentSession } = await import("./core/sdk.ts");
 	const { createStderrUI } = await import("./core/extensions/ui-noop.ts");
 	mark("import sdk");
+	// json mode streams from the moment the session exists: the header, then what session_start handlers emit.
+	const { attachJsonStream } = mode === "json" ? await import("./modes/json.ts") : { attachJsonStream: undefined };
+	let detachJson: (() => void) | undefined;
 	const { session, host, warnings, resources, modelError } = await createAgentSession({
 		...sessionOptions(args, started, registry, cwd),
 		// A run of extension commands needs no model; a prompt for the model reports modelError.
 		allowNoModel: !args.model && !args.provider,
 		ui: createStderrUI(writeStderr),
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
+		onSessionCreated: attachJsonStream ? (s) => (detachJson = attachJsonStream(s, writeStderr)) : undefined,
 	});
 	for (const w of warnings) if (w !== modelError?.message) writeStderr(`Warning: ${w}\n`);
 	if (args.verbose) {
@@ -121,17 +126,27 @@ async function run(args: Args): Promise<number> {
 		const lines = sectionLines([...resourceSections(resources, true), ...resourceConflictSections(resources)]);
 		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
 	}
-	session.session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
+	if (!detachJson) session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
-	const header = session.session.getHeader();
-	return runPrintMode(session, host, {
-		mode: mode === "json" ? "json" : "text",
-		prompts,
-		images: files.images,
-		header: { id: header.id, timestamp: header.timestamp, cwd: header.cwd },
-		modelError,
-	});
+	return runPrintMode(session, host, { mode: mode === "json" ? "json" : "text", prompts, images: files.images, detach: detachJson, modelError });
+}
+
+/** `agent --export <session> [output.html]`: the session file (or id prefix) as an HTML page; prints where it went. */
+async function exportCommand(target: string, output: string | undefined, sessionDir: string | undefined): Promise<number> {
+	const cwd = process.cwd();
+	const [{ existsSync }, { resolveSessionArg }, { SessionManager }, { exportSessionToHtml }] = await Promise.all([
+		import("node:fs"),
+		import("./core/session/session-list.ts"),
+		import("./core/session/session-manager.ts"),
+		import("./core/export/session-html.ts"),
+	]);
+	const path = existsSync(target) ? target : (await resolveSessionArg(target, cwd, { sessionDir })).path;
+	const session = SessionManager.open(path);
+	if (session.getEntries().length === 0) throw new UserError(`${path} has no entries to export.`, ["Pass a session file written by agent (or pi), or a session id prefix."]);
+	for (const w of session.getWarnings()) writeStderr(`Warning: ${w.message}\n`);
+	writeStdout(`${exportSessionToHtml(session, output, cwd)}\n`);
+	return 0;
 }
 
 /** What the flags ask of the session; each mode adds its UI, error sink and shutdown. */

@@ -1,121 +1,151 @@
-// Benchmark: what loading extensions adds to start-up in the compiled binary, for 1, 20 and 100
-// trivial extensions (each imports typebox, registers a tool and a handler), warm and cold, with
-// peak RSS, against a floor measured in the same run: Bun's own native import of the same files.
-// Usage: bun scripts/bench/extensions.ts [--runs 15]   (builds dist/agent if missing)
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Extension loading: what each extension adds to a real run (`agent -ne -e … --no-session -p`
+// answered by the mock LLM) for 0, 20 and 100 trivial extensions (each imports typebox, registers
+// a tool and a handler), against a floor: the same Bun (node_modules/.bin/bun, not compiled: a
+// compiled Bun 1.4.4 cannot resolve a package whose entry is in a subfolder, typebox's is) doing a
+// bare import() of the same files and calling each factory on a stub.
+// Per extension = the slope from 20 to 100, paired per round. Goal: ≤ 1.3× the floor's slope.
+// AGENT_TIMING runs show that every millisecond of the extensions phase is in a row.
+//   bun scripts/bench/extensions.ts [--runs N] [--json] [--binary path]
+import { symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { buildBinary } from "../build.ts";
-import { trivialExtension } from "./lib.ts";
+import {
+	type Bench,
+	benchMain,
+	BenchWorld,
+	compare,
+	fmt,
+	fmtRatio,
+	goal,
+	goalOf,
+	loadAverage,
+	measureRounds,
+	median,
+	perRound,
+	result,
+	rowsTable,
+	runChecked,
+	summary,
+	type Subject,
+	type Table,
+	trivialExtension,
+} from "./lib.ts";
+import { ANSWER, startMockServer } from "./mock.ts";
+import { parseTiming, phaseTable, unattributedIn } from "./timing-rows.ts";
 
 const repo = resolve(import.meta.dir, "../..");
-const { values } = parseArgs({ options: { runs: { type: "string", default: "15" } } });
-const RUNS = Number(values.runs);
-const COUNTS = [1, 20, 100];
-const bun = process.execPath;
+const COUNTS = [0, 20, 100] as const;
 
-const EXTENSION = (i: number) =>
-	trivialExtension(i, `	pi.on("tool_call", () => undefined);`);
+const EXTENSION = (i: number) => trivialExtension(i, `	pi.on("tool_call", () => undefined);`);
 
-const FLOOR = `// Bun's native import of the same files, registering into a stub: the floor.
+// Bun's bare import of the same files, each factory called on a stub API, timed in-process: the floor.
+const FLOOR = `import { dirname } from "node:path";
 const api = { registerTool() {}, on() {} };
-const started = performance.now();
-for (const f of process.argv.slice(2)) (await import(f)).default(api);
-if (process.env.PRINT_MS) console.log(performance.now() - started);
+const files = process.argv.slice(2);
+// typebox itself is loaded first, untimed: the agent's is in the binary, the floor's in node_modules.
+if (files.length > 0) await import(Bun.resolveSync("typebox", dirname(files[0])));
+let importMs = 0;
+let factoryMs = 0;
+for (const file of files) {
+	const t0 = performance.now();
+	const mod = await import(file);
+	const t1 = performance.now();
+	mod.default(api);
+	importMs += t1 - t0;
+	factoryMs += performance.now() - t1;
+}
+console.log(JSON.stringify({ n: files.length, importMs, factoryMs }));
 `;
 
-const root = mkdtempSync(join(realpathSync(tmpdir()), "agent-bench-ext-"));
-process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+export const bench: Bench = async (o) => {
+	const startLoad = loadAverage();
+	await using world = BenchWorld.create("extensions");
+	await using mock = await startMockServer();
+	const model = world.useModel(mock.openaiBaseUrl);
+	const floorScript = world.write("src/import-floor.ts", FLOOR);
+	// The same files twice: the agent's folder has no node_modules in reach (typebox comes from the
+	// binary, as for a user); the floor's links the repo's, so Bun resolves typebox natively.
+	const files = (dir: string, n: number) => Array.from({ length: n }, (_, i) => join(world.root, dir, `ext-${i}.ts`));
+	for (let i = 0; i < 100; i++) for (const dir of ["agent-ext", "floor-ext"]) world.write(join(dir, `ext-${i}.ts`), EXTENSION(i));
+	symlinkSync(join(repo, "node_modules"), join(world.root, "floor-ext", "node_modules"));
 
-/** Write `n` extensions into a fresh folder; a node_modules link lets the floor resolve typebox natively. */
-function writeExtensions(n: number, tag: string): string[] {
-	const dir = join(root, `${tag}-${n}-${Math.random().toString(36).slice(2)}`);
-	mkdirSync(dir, { recursive: true });
-	symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
-	return Array.from({ length: n }, (_, i) => {
-		const file = join(dir, `ext-${i}.ts`);
-		writeFileSync(file, EXTENSION(i));
-		return file;
+	const env = world.env({ AGENT_TIMING: "1" });
+	const agent = (n: number): Subject => ({
+		name: `agent, ${n} extensions`,
+		argv: [o.agent, "-ne", "--no-session", ...model, ...files("agent-ext", n).flatMap((f) => ["-e", f]), "-p", "hi"],
+		env,
+		cwd: world.cwd,
+		expect: { stdout: `${ANSWER}\n`, stderr: /Timing \(ms\):/ },
+		sample: (out) => {
+			const timing = parseTiming(out.stderr);
+			const phase = timing.rows.find((r) => r.indent === 0 && r.label === "extensions")!;
+			const fileRows = timing.rows.filter((r) => r.parent === "extensions" && "import" in r.parts);
+			const sum = (k: string) => fileRows.reduce((t, r) => t + (r.parts[k] ?? 0), 0);
+			return { phaseMs: phase.ms, importMs: sum("import"), factoryMs: sum("factory"), unattributedMs: unattributedIn(timing, "extensions") };
+		},
 	});
+	const bare = (n: number): Subject => ({
+		name: `floor (bare import), ${n} files`,
+		argv: [process.execPath, floorScript, ...files("floor-ext", n)],
+		env,
+		cwd: world.cwd,
+		expect: { stdout: new RegExp(`^\\{"n":${n},`) },
+		sample: (out) => {
+			const r = JSON.parse(out.stdout) as { importMs: number; factoryMs: number };
+			return { phaseMs: r.importMs + r.factoryMs, importMs: r.importMs, factoryMs: r.factoryMs };
+		},
+	});
+	const subjects = [...COUNTS.map(agent), ...COUNTS.slice(1).map(bare)];
+	const m = await measureRounds(subjects, o);
+	const [, a20, a100, f20, f100] = m;
+	const slope = (lo: number[], hi: number[]) => perRound([lo, hi], (l, h) => (h - l) / 80);
+	const per = (k: string, lo: typeof a20, hi: typeof a20) => slope(lo!.samples![k]!, hi!.samples![k]!);
+	const agentPer = per("phaseMs", a20, a100);
+	const floorPer = per("phaseMs", f20, f100);
+	const ratio = summary(perRound([agentPer, floorPer], (a, f) => a / f));
+	const rssPer = (lo: number[], hi: number[]) => (lo.length && hi.length ? summary(slope(lo, hi)) : null);
+	const cell = (values: number[]) => fmt(summary(values), "", 3);
+
+	const marginal: Table = {
+		title: "per extension, in-process (slope from 20 to 100 extensions, per round)",
+		header: ["", "agent", "floor (bare import)", "agent / floor"],
+		rows: [
+			["whole extensions phase, ms", cell(agentPer), cell(floorPer), fmtRatio(ratio)],
+			["  import, ms", cell(per("importMs", a20, a100)), cell(per("importMs", f20, f100)), ""],
+			["  factory (+ commit), ms", cell(per("factoryMs", a20, a100)), cell(per("factoryMs", f20, f100)), ""],
+			["peak RSS KB per extension", fmt(rssPer(a20!.rssKb, a100!.rssKb), "", 0), fmt(rssPer(f20!.rssKb, f100!.rssKb), "", 0), ""],
+		],
+		notes: ["The agent's phase is AGENT_TIMING's `extensions` row (trust, discovery, loader, every file); the floor's is its own import + factory loop."],
+	};
+	const unattributed = summary(a100!.samples!.unattributedMs!);
+	const phaseMs = median(a100!.samples!.phaseMs!);
+	const phases = await phaseTable("where a 100-extension run spends its time (AGENT_TIMING=1, median of 5 runs)", agent(100), 5);
+	const reload = await reloadTable(world, o, files("agent-ext", 20));
+
+	return result("extensions", "`agent -ne --no-session -p` answered by the mock, with 0/20/100 `-e` extensions; floor: the same Bun's bare import() of the same files, timed in-process.", o, startLoad, [rowsTable("whole runs (wall)", compare(m, -1)), marginal, phases, reload], [
+		goalOf("per extension vs Bun's bare import", ratio, 1.3, "×"),
+		goal("extensions phase in no row (100 extensions)", unattributed.median, 0.02 * phaseMs, "ms", { detail: `of ${phaseMs.toFixed(1)} ms (target 2%); min–max ${unattributed.min.toFixed(2)}–${unattributed.max.toFixed(2)}` }),
+	]);
+};
+
+/** `/reload` of 20 extensions through jiti, in a compiled harness of its own (3 runs). */
+async function reloadTable(world: BenchWorld, o: Parameters<Bench>[0], files: string[]): Promise<Table> {
+	const harness = await world.compileFile("reload-harness", join(import.meta.dir, "reload-harness.ts"), o);
+	const runs: { firstMs: number; reloadMs: number }[] = [];
+	for (let i = 0; i < 3; i++) {
+		const out = await runChecked({
+			name: "reload harness",
+			argv: [harness, ...files],
+			env: world.env(),
+			cwd: world.cwd,
+			expect: { check: (r) => (JSON.parse(r.stdout).errors.length > 0 ? `load errors: ${r.stdout}` : undefined) },
+		});
+		runs.push(JSON.parse(out.stdout));
+	}
+	return {
+		title: "/reload of 20 extensions (jiti re-evaluates entries and helpers), compiled harness, 3 runs",
+		header: ["first load ms", "reload ms (includes importing jiti once)"],
+		rows: [[fmt(summary(runs.map((r) => r.firstMs))), fmt(summary(runs.map((r) => r.reloadMs)))]],
+	};
 }
 
-interface Sample {
-	ms: number;
-	rss: number;
-}
-
-function run(argv: string[], env: Record<string, string> = {}): Sample {
-	const started = performance.now();
-	const proc = Bun.spawnSync(argv, { cwd: root, env: { ...process.env, HOME: join(root, "home"), NO_COLOR: "1", ...env }, stdout: "pipe", stderr: "pipe" });
-	const ms = performance.now() - started;
-	const stderr = proc.stderr.toString();
-	if (stderr.includes("Failed to load")) throw new Error(stderr);
-	return { ms, rss: proc.resourceUsage?.maxRSS ?? 0 };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function measure(argvFor: (files: string[]) => string[], files: () => string[]): { ms: number; rss: number } {
-	const samples: Sample[] = [];
-	for (let i = 0; i < RUNS; i++) samples.push(run(argvFor(files())));
-	return { ms: median(samples.map((s) => s.ms)), rss: Math.max(...samples.map((s) => s.rss)) };
-}
-
-const agentPath = join(repo, "dist/agent");
-if (!existsSync(agentPath)) await buildBinary({ outfile: agentPath });
-const floorScript = join(root, "floor.ts");
-writeFileSync(floorScript, FLOOR);
-mkdirSync(join(root, "home"));
-
-const agent = (files: string[]) => [agentPath, "-ne", ...files.flatMap((f) => ["-e", f]), "-p", "x"];
-const floor = (files: string[]) => [bun, floorScript, ...files];
-
-// Warm-up, then the zero-extension baselines.
-for (let i = 0; i < 3; i++) run(agent([]));
-const base = measure(agent, () => []);
-const floorBase = measure(floor, () => []);
-
-const rows: string[] = [];
-const totals = new Map<number, { warm: number; floorWarm: number; cold: number; floorCold: number }>();
-const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
-for (const n of COUNTS) {
-	const warmFiles = writeExtensions(n, "warm");
-	run(agent(warmFiles));
-	run(floor(warmFiles));
-	const warm = measure(agent, () => warmFiles);
-	const floorWarm = measure(floor, () => warmFiles);
-	// Cold: freshly written files at new paths every run, so nothing is cached by path anywhere.
-	const cold = measure(agent, () => writeExtensions(n, "cold"));
-	const floorCold = measure(floor, () => writeExtensions(n, "cold"));
-	const per = (x: number, b: number) => ((x - b) / n).toFixed(2);
-	totals.set(n, { warm: warm.ms, floorWarm: floorWarm.ms, cold: cold.ms, floorCold: floorCold.ms });
-	rows.push(
-		`| ${n} | ${per(warm.ms, base.ms)} | ${per(floorWarm.ms, floorBase.ms)} | ${per(cold.ms, base.ms)} | ${per(floorCold.ms, floorBase.ms)} | ${mb(warm.rss)} (+${mb(warm.rss - base.rss)}) | ${mb(floorWarm.rss)} |`,
-	);
-}
-
-// Marginal cost: the slope between 20 and 100 extensions, free of one-off costs (first transpile, typebox).
-const [a, b] = [totals.get(20)!, totals.get(100)!];
-const slope = (k: "warm" | "floorWarm" | "cold" | "floorCold") => ((b[k] - a[k]) / 80).toFixed(2);
-
-// The reload path (jiti, re-evaluating entries and helpers), inside a compiled binary of its own.
-const harness = join(root, "reload-harness");
-const harnessBuild = await Bun.build({ entrypoints: [join(import.meta.dir, "reload-harness.ts")], compile: { outfile: harness }, minify: true, bytecode: true, format: "esm", splitting: true });
-if (!harnessBuild.success) throw new Error("reload harness failed to build");
-const reloadFiles = writeExtensions(20, "reload");
-const reload = JSON.parse(Bun.spawnSync([harness, ...reloadFiles], { cwd: root, stdout: "pipe" }).stdout.toString());
-if (reload.errors.length > 0) throw new Error(reload.errors.join("\n"));
-
-console.log(`Extension loading, compiled binary, median of ${RUNS} runs (ms per extension added to wall time)
-
-no extensions: agent ${base.ms.toFixed(1)} ms, ${mb(base.rss)} MB peak RSS; floor process (bun, empty import list) ${floorBase.ms.toFixed(1)} ms
-
-| extensions | agent warm | floor warm | agent cold | floor cold | agent peak RSS MB | floor peak RSS MB |
-| --- | --- | --- | --- | --- | --- | --- |
-${rows.join("\n")}
-
-marginal ms per extension (20 → 100): agent warm ${slope("warm")}, floor warm ${slope("floorWarm")}, agent cold ${slope("cold")}, floor cold ${slope("floorCold")}
-
-reload of 20 extensions through jiti (entries and helpers re-evaluated), in a compiled binary: first load ${reload.firstMs.toFixed(1)} ms, reload ${reload.reloadMs.toFixed(1)} ms (includes importing jiti once)
-floor = Bun's native import() of the same files from a node_modules that has typebox; cold = freshly written files at new paths`);
+if (import.meta.main) await benchMain(bench);

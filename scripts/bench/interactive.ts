@@ -1,14 +1,11 @@
-// Benchmark: interactive start-up to a ready prompt, in a pseudo-terminal (Bun.spawn's `terminal`),
-// with no extensions and with 20, against a floor built in the same run: a compiled program that
-// puts the terminal in raw mode and draws a prompt. Goal: ≤ 100 ms with 20 extensions.
-// Usage: bun scripts/bench/interactive.ts [--runs N] [--json] [--binary path]
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { buildBinary } from "../build.ts";
-import { formatReport, parseBenchFlags, summarize, type Measurement, runMain, trivialExtension } from "./lib.ts";
+// Interactive start-up: spawn to the input prompt drawn, in a pseudo-terminal (Bun.spawn's
+// `terminal`), with no extensions and with 20, against a floor built in the same run with the same
+// flags: a compiled program that puts the terminal in raw mode and draws a prompt. Each run must
+// then exit 0 on ctrl+d, and the 20-extension run must list its extensions. Goal: ≤ 100 ms with 20.
+//   bun scripts/bench/interactive.ts [--runs N] [--json] [--binary path]
+import { join } from "node:path";
+import { type Bench, benchMain, BenchWorld, compare, goalOf, interleave, loadAverage, result, rowsTable, trivialExtension } from "./lib.ts";
 
-const repo = resolve(import.meta.dir, "../..");
 /** The input line's prompt glyph: once it is drawn, keys are being read. */
 const PROMPT = "›";
 const GIVE_UP_MS = 10_000;
@@ -23,14 +20,21 @@ process.stdin.on("data", (d) => { if (String(d).includes("\\x04")) process.exit(
 writeSync(1, "ready\\r\\n${PROMPT} ");
 `;
 
-/** Spawn in a pty; resolve with the ms until PROMPT appears, then end it with ctrl+d. */
-async function timeToPrompt(argv: string[], cwd: string, env: Record<string, string>): Promise<number> {
+interface PtySubject {
+	name: string;
+	argv: string[];
+	/** Text the screen must show by the time the run has exited. */
+	shows?: string;
+}
+
+/** Spawn in a pty; the ms until PROMPT appears. Then ctrl+d, and the run must exit 0 having shown `shows`. */
+async function timeToPrompt(subject: PtySubject, cwd: string, env: Record<string, string>): Promise<number> {
 	const decoder = new TextDecoder();
 	let seen = "";
 	let ready!: (ms: number) => void;
 	const readyAt = new Promise<number>((r) => (ready = r));
 	const started = Bun.nanoseconds();
-	const proc = Bun.spawn(argv, {
+	const proc = Bun.spawn(subject.argv, {
 		cwd,
 		env,
 		terminal: {
@@ -44,9 +48,11 @@ async function timeToPrompt(argv: string[], cwd: string, env: Record<string, str
 	});
 	const timer = setTimeout(() => proc.kill("SIGKILL"), GIVE_UP_MS);
 	try {
-		const ms = await Promise.race([readyAt, proc.exited.then((code) => Promise.reject(new Error(`"${argv.join(" ")}" exited (${code}) before its prompt:\n${seen}`)))]);
+		const ms = await Promise.race([readyAt, proc.exited.then((code) => Promise.reject(new Error(`"${subject.name}" exited (${code}) before its prompt:\n${seen}`)))]);
 		proc.terminal?.write("\x04");
-		await proc.exited;
+		const code = await proc.exited;
+		if (code !== 0) throw new Error(`"${subject.name}" exited ${code} after ctrl+d; a benchmark must measure a good run:\n${seen}`);
+		if (subject.shows && !seen.includes(subject.shows)) throw new Error(`"${subject.name}" never showed "${subject.shows}":\n${seen}`);
 		return ms;
 	} finally {
 		clearTimeout(timer);
@@ -54,51 +60,23 @@ async function timeToPrompt(argv: string[], cwd: string, env: Record<string, str
 	}
 }
 
-async function main(argv: string[]): Promise<number> {
-	const flags = parseBenchFlags(argv, { binary: { type: "string" } });
-	const work = mkdtempSync(join(realpathSync(tmpdir()), "agent-bench-interactive-"));
-	try {
-		const floorSrc = join(work, "floor.ts");
-		writeFileSync(floorSrc, FLOOR);
-		const floorBin = join(work, "floor");
-		await buildBinary({ entrypoint: floorSrc, outfile: floorBin });
-		let agent = flags.options.binary as string | undefined;
-		if (!agent) {
-			agent = join(work, "agent");
-			await buildBinary({ outfile: agent });
-		}
-		const home = join(work, "home");
-		const cwd = join(work, "project");
-		const extDir = join(work, "extensions");
-		for (const d of [home, cwd, extDir]) mkdirSync(d);
-		// The floor of the extensions bench resolves typebox natively; ours come from the binary.
-		symlinkSync(join(repo, "node_modules"), join(extDir, "node_modules"));
-		const files = Array.from({ length: 20 }, (_, i) => {
-			const file = join(extDir, `ext-${i}.ts`);
-			writeFileSync(file, EXTENSION(i));
-			return file;
-		});
-		// A user's terminal: colour on, no model configured (the REPL still starts).
-		const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm-256color" };
-		const commands = [
-			{ name: "raw-mode prompt, compiled (floor)", argv: [floorBin] },
-			{ name: "agent -ne (no extensions)", argv: [agent, "-ne"] },
-			{ name: "agent -ne with 20 -e extensions", argv: [agent, "-ne", ...files.flatMap((f) => ["-e", f])] },
-		];
-		const rows: Measurement[] = commands.map((c) => ({ name: c.name, argv: c.argv, wallNs: [], rssBytes: [] }));
-		const warmup = 3;
-		for (let round = 0; round < warmup + flags.runs; round++) {
-			for (const row of rows) {
-				const ms = await timeToPrompt(row.argv, cwd, env);
-				if (round >= warmup) row.wallNs.push(ms * 1e6);
-			}
-		}
-		const meta = { bench: "interactive", measure: "spawn → prompt drawn, in a pty", runs: flags.runs, goalMs: 100 };
-		process.stdout.write(formatReport(summarize(rows, rows[0]), flags, meta));
-		return 0;
-	} finally {
-		rmSync(work, { recursive: true, force: true });
-	}
-}
+export const bench: Bench = async (o) => {
+	const startLoad = loadAverage();
+	await using world = BenchWorld.create("interactive");
+	const floor = await world.compile("raw-prompt", FLOOR, o);
+	const files = Array.from({ length: 20 }, (_, i) => world.write(join("extensions", `ext-${i}.ts`), EXTENSION(i)));
+	// No model configured: the REPL still starts, as for a first-time user.
+	const env = world.env();
+	const subjects: PtySubject[] = [
+		{ name: "raw-mode prompt, compiled (floor)", argv: [floor] },
+		{ name: "agent -ne (no extensions)", argv: [o.agent, "-ne"] },
+		{ name: "agent -ne with 20 -e extensions", argv: [o.agent, "-ne", ...files.flatMap((f) => ["-e", f])], shows: "[Extensions]" },
+	];
+	const samples = await interleave(subjects, o, (s) => timeToPrompt(s, world.cwd, env));
+	const rows = compare(subjects.map((s, i) => ({ name: s.name, wallMs: samples[i]!, rssKb: [] })));
+	return result("interactive", "Spawn to the prompt drawn, in a pty, no model configured; floor: a compiled raw-mode prompt (same Bun, same flags).", o, startLoad, [rowsTable("first frame", rows)], [
+		goalOf("interactive start with 20 extensions", rows[2]!.wallMs, 100, "ms"),
+	]);
+};
 
-if (import.meta.main) await runMain(main);
+if (import.meta.main) await benchMain(bench);

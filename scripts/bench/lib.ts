@@ -1,205 +1,356 @@
-// Shared benchmark machinery: run a command repeatedly, collect wall time and peak RSS per run,
-// and report medians and p90s against a floor measured in the same run (markdown or JSON).
-import { existsSync } from "node:fs";
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+// The benchmark kit every script in scripts/bench/ is built on. A benchmark is a function
+// `(options) => Promise<BenchResult>`; with this kit it reads:
+//
+//   export const bench: Bench = async (o) => {
+//     await using world = BenchWorld.create("startup");               // temp root: home/, project/, bin/
+//     const floor = await world.compile("hello", `console.log("hi");`, o); // same Bun, same flags as the agent
+//     const env = world.env();                                         // HOME, PATH, TERM, TMPDIR: nothing of yours
+//     const m = await measureRounds([
+//       { name: "floor", argv: [floor], env, cwd: world.cwd, expect: { stdout: "hi\n" } },
+//       { name: "agent --version", argv: [o.agent, "--version"], env, cwd: world.cwd, expect: { stdout: /^\d/ } },
+//     ], o);                                                           // interleaved rounds; every run checked
+//     const rows = compare(m);                                         // medians, min–max, ratios per round
+//     return result("startup", "…", o, [rowsTable("…", rows)], [goalOf("--version vs floor", rows[1]!.ratio!, 1.3, "×")]);
+//   };
+//   if (import.meta.main) await benchMain(bench);                      // --runs N --json --binary path
+//
+// `npm run bench` (all.ts) runs every registered benchmark with one agent binary and prints one
+// goal table. The rules this kit enforces: a run that exits wrongly or prints the wrong thing stops
+// the benchmark (an error path measures nothing); the child's environment is built from nothing
+// (an exported API key must never reach a run); floors are compiled by the same Bun with the same
+// flags as the agent; subjects alternate within each round.
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { buildBinary } from "../build.ts";
+import { type BenchResult, formatResult, goalsTable, formatTable, loadAverage, type Measurement, type Table, type Goal } from "./report.ts";
 
-export interface MeasureOptions {
-	cwd?: string;
-	/** The child's whole environment (default: this process's). */
-	env?: Record<string, string | undefined>;
-	/** Timed runs (default 15). */
-	runs?: number;
-	/** Untimed runs first, so page cache and CPU frequency settle (default 3). */
-	warmup?: number;
-	/** Text fed to each run's stdin (default: none, stdin closed). */
-	stdin?: string;
+export * from "./report.ts";
+
+/** Build flags shared by the agent and every floor of a run. */
+export interface BuildFlags {
+	minify: boolean;
+	bytecode: boolean;
 }
 
-export interface Measurement {
-	name: string;
-	argv: string[];
-	/** Wall time of each timed run, spawn to exit, in nanoseconds. */
-	wallNs: number[];
-	/** Peak resident set of each timed run in bytes; empty when the platform cannot say. */
-	rssBytes: number[];
+/** What every benchmark gets. */
+export interface BenchOptions extends BuildFlags {
+	/** Timed rounds per subject. */
+	runs: number;
+	/** The agent binary to measure (outside the repo, no node_modules in reach); "" for a bench declared `agent: false`. */
+	agent: string;
+	/** PI_COMPARE=1: add pi 1.6.0, compiled as pi compiles its binary. */
+	piCompare: boolean;
 }
 
-export interface Stats {
-	median: number;
-	p90: number;
-}
+export type Bench = (options: BenchOptions) => Promise<BenchResult>;
 
-/** Row of a report: a measurement's stats, and its ratios to the floor when there is one. */
-export interface ReportRow {
-	name: string;
-	wallMs: Stats;
-	rssMb: Stats | null;
-	wallRatio: number | null;
-	rssRatio: number | null;
-}
+/** System directories only: enough for bash, coreutils and /usr/bin/time, nothing of the caller's. */
+export const SAFE_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-export class BenchCommandError extends Error {
-	constructor(
-		readonly argv: string[],
-		readonly code: number,
-		readonly stderr: string,
-	) {
-		super(`"${argv.join(" ")}" exited with ${code}; a benchmark must measure a successful run.\n${stderr.trim()}`);
+/**
+ * A temporary root with `home/` (the HOME of every run), `project/` (the cwd) and `bin/` (compiled
+ * floors). `await using` removes it.
+ */
+export class BenchWorld implements AsyncDisposable {
+	readonly root: string;
+	readonly home: string;
+	readonly cwd: string;
+	readonly bin: string;
+
+	private constructor(root: string) {
+		this.root = root;
+		this.home = join(root, "home");
+		this.cwd = join(root, "project");
+		this.bin = join(root, "bin");
+		for (const d of [this.home, this.cwd, this.bin, join(root, "tmp")]) mkdirSync(d, { recursive: true });
+	}
+
+	static create(tag: string): BenchWorld {
+		return new BenchWorld(mkdtempSync(join(realpathSync(tmpdir()), `agent-bench-${tag}-`)));
+	}
+
+	/** `~/.agent` of every run. */
+	get agentDir(): string {
+		return join(this.home, ".agent");
+	}
+
+	/** Write `content` at `path` (relative to the root, or absolute); returns the absolute path. */
+	write(path: string, content: string): string {
+		const full = resolve(this.root, path);
+		mkdirSync(dirname(full), { recursive: true });
+		writeFileSync(full, content);
+		return full;
+	}
+
+	/**
+	 * A child environment built from nothing: HOME, PATH (system dirs), TERM, TMPDIR, plus `extra`.
+	 * TERM is a user's (colour on), not a test's: NO_COLOR would hide the cost of colour detection.
+	 */
+	env(extra: Record<string, string> = {}): Record<string, string> {
+		return { HOME: this.home, PATH: SAFE_PATH, TERM: "xterm-256color", TMPDIR: join(this.root, "tmp"), LANG: "C.UTF-8", ...extra };
+	}
+
+	/** Compile `source` (TypeScript text) into `bin/<name>` with the run's build flags; returns its path. */
+	async compile(name: string, source: string, flags: BuildFlags): Promise<string> {
+		const entry = this.write(`src/${name}.ts`, source);
+		return this.compileFile(name, entry, flags);
+	}
+
+	/** Compile an existing entry file into `bin/<name>`. */
+	async compileFile(name: string, entrypoint: string, flags: BuildFlags): Promise<string> {
+		const outfile = join(this.bin, name);
+		await buildBinary({ entrypoint, outfile, minify: flags.minify, bytecode: flags.bytecode, quiet: true });
+		return outfile;
+	}
+
+	/** Point `~/.agent/models.json` at an OpenAI-compatible server; returns the `--model` arguments. */
+	useModel(openaiBaseUrl: string): string[] {
+		this.write(join(this.agentDir, "models.json"), `${JSON.stringify({ providers: { mock: mockProvider(openaiBaseUrl) } }, null, 2)}\n`);
+		return ["--model", "mock/mock-model"];
+	}
+
+	async [Symbol.asyncDispose](): Promise<void> {
+		rmSync(this.root, { recursive: true, force: true });
 	}
 }
 
-export function median(values: number[]): number {
-	if (values.length === 0) throw new Error("median of no values");
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/** The models.json provider entry for the mock (also written for pi). */
+export function mockProvider(openaiBaseUrl: string) {
+	return { baseUrl: openaiBaseUrl, api: "openai-completions", apiKey: "bench-key", models: [{ id: "mock-model", contextWindow: 100000, maxTokens: 4096 }] };
 }
 
-/** Nearest-rank percentile (p in 0..100): the smallest value with at least p% of values at or below it. */
-export function percentile(values: number[], p: number): number {
-	if (values.length === 0) throw new Error("percentile of no values");
-	const sorted = [...values].sort((a, b) => a - b);
-	const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-	return sorted[rank - 1]!;
+// ---- Subjects and runs ----
+
+/** What a good run looks like. Every run (warm-up, timed, RSS) is checked against it. */
+export interface Expect {
+	/** Default 0. */
+	code?: number;
+	/** Exact text, or a pattern it must match. */
+	stdout?: string | RegExp;
+	stderr?: string | RegExp;
+	/** Any other check: return what is wrong, or nothing. */
+	check?(out: RunOutput): string | undefined;
 }
 
-export function stats(values: number[]): Stats {
-	return { median: median(values), p90: percentile(values, 90) };
-}
-
-/** `value / floor`, or null when there is no meaningful floor. */
-export function ratio(value: number, floor: number): number | null {
-	return floor > 0 && Number.isFinite(value) ? value / floor : null;
-}
-
-export interface Command {
+/** One command to measure. `env` and `cwd` are required: nothing is inherited by accident. */
+export interface Subject {
 	name: string;
 	argv: string[];
+	env: Record<string, string>;
+	cwd: string;
+	/** Fed to stdin (default: stdin closed). */
+	stdin?: string;
+	expect: Expect;
+	/** Numbers to keep from each timed run's output (e.g. in-process timings), by name. */
+	sample?(out: RunOutput): Record<string, number>;
 }
 
-/** Spawn `argv` `warmup + runs` times; fail loudly if any run exits non-zero. */
-export async function measure(name: string, argv: string[], options: MeasureOptions = {}): Promise<Measurement> {
-	const [m] = await measureAll([{ name, argv }], options);
-	return m!;
+export interface RunOutput {
+	code: number;
+	stdout: string;
+	stderr: string;
+	wallMs: number;
+}
+
+export class BenchCheckError extends Error {
+	constructor(subject: Subject, problem: string, out: Pick<RunOutput, "stdout" | "stderr" | "code">) {
+		super(`"${subject.name}" (${subject.argv.join(" ")}): ${problem}; a benchmark must measure a good run.\n--- exit ${out.code}\n--- stdout\n${out.stdout.slice(0, 2000)}\n--- stderr\n${out.stderr.slice(0, 2000)}`);
+		this.name = "BenchCheckError";
+	}
+}
+
+function matches(text: string, want: string | RegExp): boolean {
+	return typeof want === "string" ? text === want : want.test(text);
+}
+
+/** What is wrong with `out` according to `expect`, or undefined. */
+export function problemWith(expect: Expect, out: RunOutput): string | undefined {
+	const code = expect.code ?? 0;
+	if (out.code !== code) return `exited with ${out.code}, expected ${code}`;
+	if (expect.stdout !== undefined && !matches(out.stdout, expect.stdout)) return `stdout does not match ${String(expect.stdout)}`;
+	if (expect.stderr !== undefined && !matches(out.stderr, expect.stderr)) return `stderr does not match ${String(expect.stderr)}`;
+	return expect.check?.(out);
+}
+
+function stdinOf(subject: Subject): Blob | "ignore" {
+	return subject.stdin !== undefined ? new Blob([subject.stdin]) : "ignore";
+}
+
+/** Run `subject` once, timed from spawn to exit; throws BenchCheckError when the run is not good. */
+export async function runChecked(subject: Subject): Promise<RunOutput> {
+	const started = Bun.nanoseconds();
+	const proc = Bun.spawn(subject.argv, { cwd: subject.cwd, env: subject.env, stdin: stdinOf(subject), stdout: "pipe", stderr: "pipe" });
+	// Both pipes drain while waiting, so a chatty command cannot block on a full pipe.
+	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+	const out = { code, stdout, stderr, wallMs: (Bun.nanoseconds() - started) / 1e6 };
+	const problem = problemWith(subject.expect, out);
+	if (problem) throw new BenchCheckError(subject, problem, out);
+	return out;
 }
 
 /**
- * Measure several commands in rounds (each command once per round), so load that comes and goes
- * on the machine falls on all of them alike and ratios between them stay fair.
+ * Peak RSS in KiB from an extra, untimed run under GNU time (its own check applies too). Not Bun's
+ * resourceUsage().maxRSS: on Linux a spawned child's maxRSS starts at the parent's RSS at fork, so
+ * it would report the benchmark's size. Null where /usr/bin/time is missing.
  */
-export async function measureAll(commands: Command[], options: MeasureOptions = {}): Promise<Measurement[]> {
-	const runs = options.runs ?? 15;
-	const warmup = options.warmup ?? 3;
-	const results: Measurement[] = commands.map((c) => ({ name: c.name, argv: c.argv, wallNs: [], rssBytes: [] }));
-	for (let round = 0; round < warmup + runs; round++) {
-		for (const m of results) {
-			const timed = round >= warmup;
-			const sample = await runOnce(m.argv, options, timed);
-			if (!timed) continue;
-			m.wallNs.push(sample.wallNs);
-			if (sample.rssBytes !== null) m.rssBytes.push(sample.rssBytes);
+export async function peakRssKb(subject: Subject): Promise<number | null> {
+	if (!existsSync("/usr/bin/time")) return null;
+	const marker = "\u0001rss:";
+	const proc = Bun.spawn(["/usr/bin/time", "-f", `${marker}%M`, ...subject.argv], { cwd: subject.cwd, env: subject.env, stdin: stdinOf(subject), stdout: "pipe", stderr: "pipe" });
+	const [stdout, rawStderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+	const at = rawStderr.lastIndexOf(marker);
+	const stderr = at >= 0 ? rawStderr.slice(0, at) : rawStderr;
+	const out = { code, stdout, stderr, wallMs: 0 };
+	const problem = problemWith(subject.expect, out);
+	if (problem) throw new BenchCheckError(subject, `${problem} (under /usr/bin/time)`, out);
+	const kb = at >= 0 ? Number(rawStderr.slice(at + marker.length).trim()) : Number.NaN;
+	return Number.isFinite(kb) && kb > 0 ? kb : null;
+}
+
+export interface RoundOptions {
+	/** Timed rounds. */
+	runs: number;
+	/** Untimed rounds first, so page cache and CPU frequency settle (default 2). */
+	warmup?: number;
+	/** Rounds (from the first timed one) that also measure peak RSS, one extra run each (default 5; 0 for none). */
+	rssRuns?: number;
+}
+
+/**
+ * The interleaving loop behind measureRounds, for subjects measured some other way (a pty, an
+ * in-process batch): `timeOne(subject)` returns one sample. Each round runs every subject once, in an
+ * order rotated per round, so slow spells on the machine fall on all of them alike.
+ */
+export async function interleave<S>(subjects: S[], options: RoundOptions, timeOne: (subject: S, index: number) => Promise<number>): Promise<number[][]> {
+	const samples = subjects.map(() => [] as number[]);
+	const warmup = options.warmup ?? 2;
+	for (let round = 0; round < warmup + options.runs; round++) {
+		for (let k = 0; k < subjects.length; k++) {
+			const i = (round + k) % subjects.length;
+			const value = await timeOne(subjects[i]!, i);
+			if (round >= warmup) samples[i]!.push(value);
 		}
 	}
-	return results;
+	return samples;
 }
 
-interface Sample {
-	wallNs: number;
-	rssBytes: number | null;
+/** Measure process subjects in interleaved rounds: wall time of every timed run, peak RSS of the first rounds. */
+export async function measureRounds(subjects: Subject[], options: RoundOptions): Promise<Measurement[]> {
+	const rssRuns = Math.min(options.rssRuns ?? 5, options.runs);
+	const rss = subjects.map(() => [] as number[]);
+	const samples = subjects.map(() => ({}) as Record<string, number[]>);
+	const counts = subjects.map(() => 0);
+	const warmup = options.warmup ?? 2;
+	const wall = await interleave(subjects, options, async (subject, i) => {
+		const out = await runChecked(subject);
+		const timedRound = counts[i]++ - warmup;
+		if (timedRound >= 0 && subject.sample) {
+			for (const [k, v] of Object.entries(subject.sample(out))) (samples[i]![k] ??= []).push(v);
+		}
+		if (timedRound >= 0 && timedRound < rssRuns) {
+			const kb = await peakRssKb(subject);
+			if (kb !== null) rss[i]!.push(kb);
+		}
+		return out.wallMs;
+	});
+	return subjects.map((s, i) => ({ name: s.name, wallMs: wall[i]!, rssKb: rss[i]!, samples: samples[i]! }));
 }
 
-async function runOnce(argv: string[], options: MeasureOptions, withRss: boolean): Promise<Sample> {
-	const stdin = options.stdin !== undefined ? new Blob([options.stdin]) : "ignore";
-	const started = Bun.nanoseconds();
-	const proc = Bun.spawn(argv, { cwd: options.cwd, env: options.env, stdin, stdout: "pipe", stderr: "pipe" });
-	// Drain both pipes while waiting so a chatty command cannot block on a full pipe.
-	const [, stderr, code] = await Promise.all([new Response(proc.stdout).arrayBuffer(), new Response(proc.stderr).text(), proc.exited]);
-	const wallNs = Bun.nanoseconds() - started;
-	if (code !== 0) throw new BenchCommandError(argv, code, stderr);
-	return { wallNs, rssBytes: withRss ? peakRss(argv, options) : null };
+// ---- Results and the command line ----
+
+/** A BenchResult stamped with the load average now (end) and at `startLoad`. */
+export function result(bench: string, description: string, options: Pick<BenchOptions, "runs">, startLoad: number, tables: Table[], goals: Goal[]): BenchResult {
+	return { bench, description, runs: options.runs, load: { start: startLoad, end: loadAverage() }, cores: availableParallelism(), tables, goals };
+}
+
+/** The agent built from this tree into `dir` (outside the repo, so no node_modules is in reach). */
+export async function buildAgent(dir: string, flags: BuildFlags): Promise<string> {
+	const outfile = join(dir, "agent");
+	await buildBinary({ outfile, minify: flags.minify, bytecode: flags.bytecode, quiet: true });
+	return outfile;
+}
+
+export interface CommandLine {
+	json: boolean;
+	/** Rounds, when given. */
+	runs?: number;
+	binary?: string;
+	flags: BuildFlags;
+}
+
+/** `--runs N --json --binary path --no-minify --no-bytecode`. */
+export function parseCommandLine(argv: string[]): CommandLine {
+	const { values } = parseArgs({
+		args: argv,
+		options: {
+			json: { type: "boolean", default: false },
+			runs: { type: "string" },
+			binary: { type: "string" },
+			"no-minify": { type: "boolean", default: false },
+			"no-bytecode": { type: "boolean", default: false },
+		},
+		strict: true,
+	});
+	let runs: number | undefined;
+	if (values.runs !== undefined) {
+		runs = Number(values.runs);
+		if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
+	}
+	return {
+		json: values.json === true,
+		runs,
+		binary: values.binary === undefined ? undefined : resolve(values.binary),
+		flags: { minify: !values["no-minify"], bytecode: !values["no-bytecode"] },
+	};
 }
 
 /**
- * Peak RSS from a second, untimed run under GNU time (%M is KiB). Not Bun's resourceUsage().maxRSS:
- * on Linux a spawned child's maxRSS starts at the parent's RSS at fork (measured: a 214 MB Bun
- * parent reports 214 MB for /bin/true), so it would report the benchmark's size, not the command's.
- * /usr/bin/time is a small parent. Null where it is missing.
+ * Run benchmarks as a script: build the agent unless `--binary` names one, run each bench with
+ * `runs` (or `--runs`), print each result and, for more than one, the combined goal table.
+ * Exit 1 when a benchmark failed to measure (goals not met do not fail the command).
  */
-function peakRss(argv: string[], options: MeasureOptions): number | null {
-	if (!existsSync("/usr/bin/time")) return null;
-	const stdin = options.stdin !== undefined ? new Blob([options.stdin]) : "ignore";
-	const r = Bun.spawnSync(["/usr/bin/time", "-f", "%M", ...argv], { cwd: options.cwd, env: options.env, stdin, stdout: "ignore", stderr: "pipe" });
-	const kib = Number(r.stderr.toString().trim().split("\n").at(-1));
-	return r.exitCode === 0 && Number.isFinite(kib) && kib > 0 ? kib * 1024 : null;
-}
-
-/** Medians, p90s and ratios of each measurement against `floor` (which may be one of `rows`). */
-export function summarize(rows: Measurement[], floor?: Measurement): ReportRow[] {
-	const floorWall = floor ? median(floor.wallNs) : 0;
-	const floorRss = floor && floor.rssBytes.length > 0 ? median(floor.rssBytes) : 0;
-	return rows.map((m) => {
-		const wall = stats(m.wallNs);
-		const rss = m.rssBytes.length > 0 ? stats(m.rssBytes) : null;
-		return {
-			name: m.name,
-			wallMs: { median: wall.median / 1e6, p90: wall.p90 / 1e6 },
-			rssMb: rss ? { median: rss.median / 2 ** 20, p90: rss.p90 / 2 ** 20 } : null,
-			wallRatio: ratio(wall.median, floorWall),
-			rssRatio: rss ? ratio(rss.median, floorRss) : null,
-		};
-	});
-}
-
-/** A markdown table of report rows; ratios are medians over the floor's medians. */
-export function table(rows: ReportRow[]): string {
-	const fmtRatio = (r: number | null) => (r === null ? "–" : `${r.toFixed(2)}×`);
-	const fmtStats = (s: Stats | null, unit: string) => (s === null ? "–" : `${s.median.toFixed(1)} ${unit}`);
-	const fmtP90 = (s: Stats | null, unit: string) => (s === null ? "–" : `${s.p90.toFixed(1)} ${unit}`);
-	const header = ["command", "wall median", "wall p90", "wall vs floor", "peak RSS median", "RSS p90", "RSS vs floor"];
-	const body = rows.map((r) => [
-		r.name,
-		fmtStats(r.wallMs, "ms"),
-		fmtP90(r.wallMs, "ms"),
-		fmtRatio(r.wallRatio),
-		fmtStats(r.rssMb, "MB"),
-		fmtP90(r.rssMb, "MB"),
-		fmtRatio(r.rssRatio),
-	]);
-	const lines = [header, header.map(() => "---"), ...body].map((cells) => `| ${cells.join(" | ")} |`);
-	return `${lines.join("\n")}\n`;
-}
-
-export interface BenchFlags {
-	json: boolean;
-	/** Timed runs per command (default 15). */
-	runs: number;
-	/** Values of the script's own options (`extra`). */
-	options: Record<string, string | boolean | undefined>;
-}
-
-/** Flags every benchmark script takes (`--json`, `--runs N`) plus the script's own `extra` options. */
-export function parseBenchFlags(argv: string[], extra: ParseArgsOptionsConfig = {}): BenchFlags {
-	const { values } = parseArgs({
-		args: argv,
-		options: { ...extra, json: { type: "boolean", default: false }, runs: { type: "string", default: "15" } },
-		strict: true,
-	});
-	const { json, runs: rawRuns, ...options } = values as Record<string, string | boolean | undefined>;
-	const runs = Number(rawRuns);
-	if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got "${rawRuns}"`);
-	return { json: json === true, runs, options };
-}
-
-/** The report as markdown (default) or JSON, for stdout. */
-export function formatReport(rows: ReportRow[], flags: Pick<BenchFlags, "json">, meta: Record<string, unknown> = {}): string {
-	if (flags.json) return `${JSON.stringify({ ...meta, rows }, null, 2)}\n`;
-	return table(rows);
-}
-
-/** Run a benchmark's `main(argv)` as a script: its exit code, or 1 with one line for an error. */
-export async function runMain(main: (argv: string[]) => Promise<number>): Promise<never> {
+export async function runBenches(benches: BenchEntry[], argv: string[]): Promise<number> {
+	const cli = parseCommandLine(argv);
+	const dir = mkdtempSync(join(realpathSync(tmpdir()), "agent-bench-bin-"));
 	try {
-		process.exit(await main(process.argv.slice(2)));
+		const needsAgent = benches.some((b) => b.agent !== false);
+		const agent = cli.binary ?? (needsAgent ? await buildAgent(dir, cli.flags) : "");
+		const results: BenchResult[] = [];
+		let failed = 0;
+		for (const { bench, runs = 15 } of benches) {
+			const options: BenchOptions = { ...cli.flags, runs: cli.runs ?? runs, agent, piCompare: process.env.PI_COMPARE === "1" };
+			try {
+				const r = await bench(options);
+				results.push(r);
+				if (!cli.json) process.stdout.write(`${formatResult(r)}\n`);
+			} catch (error) {
+				failed++;
+				process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+			}
+		}
+		if (cli.json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+		else if (results.length > 1) process.stdout.write(`${formatTable(goalsTable(results))}`);
+		return failed > 0 ? 1 : 0;
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** A benchmark and how `npm run bench` runs it. */
+export interface BenchEntry {
+	bench: Bench;
+	/** Default rounds (default 15); `--runs` overrides. */
+	runs?: number;
+	/** False when it never runs the agent binary (nothing is built for it). Default true. */
+	agent?: boolean;
+}
+
+/** A benchmark file's `if (import.meta.main)` line. */
+export async function benchMain(bench: Bench, entry: Omit<BenchEntry, "bench"> = {}): Promise<never> {
+	try {
+		process.exit(await runBenches([{ bench, ...entry }], process.argv.slice(2)));
 	} catch (error) {
 		console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
 		process.exit(1);

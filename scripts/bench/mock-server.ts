@@ -1,12 +1,25 @@
-// The test suite's mock LLM as a process of its own, answering every chat request with the same
-// short text, for benchmarks: it must not share an event loop with the measuring (lib.ts's RSS
-// runs block it). Prints its URL on the first stdout line and runs until killed.
-//   bun scripts/bench/mock-server.ts [text]
-import { startMockLlm } from "../../test/support/mock-llm.ts";
+// The test suite's mock LLM as a process of its own, for benchmarks (it must not share an event
+// loop with the measuring). Prints its URL on the first stdout line and runs until killed.
+// Every request is answered from what it asks, so interleaved runs never share a script:
+//   last user message "tools:N" → a `bash` call `echo <k>` while fewer than N tool results came
+//   back, then the text "done N"; anything else → ANSWER.
+//   bun scripts/bench/mock-server.ts
+import { readMessages, startMockLlm, type RecordedRequest, type Turn } from "../../test/support/mock-llm.ts";
+import { ANSWER, toolsDoneText } from "./mock.ts";
 
-const text = process.argv[2] ?? "Hello from the mock.";
+function reply(request: RecordedRequest): Turn {
+	const messages = readMessages(request);
+	const prompt = messages.findLast((m) => m.role === "user")?.text ?? "";
+	const tools = /^tools:(\d+)$/.exec(prompt.trim());
+	if (!tools) return { text: ANSWER };
+	const wanted = Number(tools[1]);
+	const done = messages.filter((m) => m.role === "toolResult").length;
+	if (done >= wanted) return { text: toolsDoneText(wanted) };
+	return { toolCalls: [{ id: `call_${done + 1}`, name: "bash", arguments: { command: `echo ${done + 1}` } }] };
+}
+
 const mock = await startMockLlm();
-const refill = () => mock.enqueue(...Array.from({ length: 1000 }, () => ({ text })));
+const refill = () => mock.enqueue(...Array.from({ length: 1000 }, () => reply));
 refill();
 // Keep the script topped up however many runs a benchmark makes; reset() also drops the recorded
 // requests, so a long run does not grow.

@@ -1,7 +1,7 @@
 // The round-trip floor: the least a compiled program can do for one answer — POST a chat request
 // to an OpenAI-compatible server with fetch, read the SSE stream, print the text. No SDK, no agent.
 //   roundtrip-floor <baseUrl> <model> <prompt>
-export {};
+import { sseData } from "./floor-sse.ts";
 
 const [baseUrl, model, prompt] = process.argv.slice(2);
 const response = await fetch(`${baseUrl}/chat/completions`, {
@@ -14,15 +14,5 @@ if (!response.ok || !response.body) {
 	process.exit(1);
 }
 let text = "";
-let pending = "";
-const decoder = new TextDecoder();
-for await (const chunk of response.body) {
-	pending += decoder.decode(chunk, { stream: true });
-	for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
-		const line = pending.slice(0, nl).trim();
-		pending = pending.slice(nl + 1);
-		if (!line.startsWith("data:") || line === "data: [DONE]") continue;
-		text += JSON.parse(line.slice(5)).choices?.[0]?.delta?.content ?? "";
-	}
-}
+for await (const data of sseData(response.body)) text += data.choices?.[0]?.delta?.content ?? "";
 console.log(text);

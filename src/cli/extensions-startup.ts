@@ -10,7 +10,7 @@ import type { ExtensionMode } from "../core/extensions/types.ts";
 import { collectGatedInputs, skipLines } from "../core/resources/gated-inputs.ts";
 import { decideTrust, discoverForRun, emitProjectTrust } from "../core/resources/resource-loader.ts";
 import { saveTrust } from "../core/resources/trust.ts";
-import { mark } from "../core/timing.ts";
+import { detail, mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
 import { writeStderr } from "../stdio.ts";
 import { resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
@@ -43,8 +43,16 @@ export function loadFailure(errors: { message: string }[]): UserError {
 async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensionsResult | undefined> {
 	if (entries.length === 0) return undefined;
 	// The loader (and with it the virtual-module table) is imported only when there is a file to load.
+	const started = performance.now();
 	const { loadExtensions } = await import("../core/extensions/loader.ts");
+	detail("import loader", performance.now() - started);
 	return loadExtensions(entries, { cwd });
+}
+
+/** AGENT_TIMING: trust and discovery since `started`, less each entry's resolve (its file row has it). */
+function discoveryDetail(started: number, discovery: DiscoveryResult): void {
+	const resolving = discovery.entries.reduce((n, e) => n + e.resolveMs, 0);
+	detail("trust, settings, discovery", performance.now() - started - resolving);
 }
 
 function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult | undefined): StartupIssue[] {
@@ -94,11 +102,13 @@ async function installMissingPackages(args: Args, cwd: string, scopes: { project
 
 /** Everything between flag parsing and the session. Throws UserError (exit 1, or 130 on Ctrl+C). */
 export async function startExtensions(args: Args, cwd = process.cwd()): Promise<StartedExtensions> {
+	const started = performance.now();
 	const mode = runMode(args);
 	const trust = decideTrust(cwd, args);
 	let projectTrusted = trust.state === "yes";
 	await installMissingPackages(args, cwd, { project: projectTrusted, user: true });
 	let discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted);
+	discoveryDetail(started, discovery);
 	let loaded = await load(discovery.entries, cwd);
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 

@@ -37,7 +37,7 @@ const OPTIONS: [string, string][] = [
 	["--prompt-template <path>", "Load a prompt template (repeatable)"],
 	["--no-prompt-templates, -np", "Disable prompt templates"],
 	["--no-context-files, -nc", "Do not read AGENTS.md / CLAUDE.md"],
-	["--export <file>", "Export a session file to HTML and exit"],
+	["--export <file> [output]", "Export a session file (or id prefix) to HTML and exit"],
 	["--list-models [search]", "List available models, optionally filtered"],
 	["--verbose", "Print the expanded start-up list"],
 	["--offline", `No network at start-up: packages not installed yet are skipped (same as ${APP_NAME.toUpperCase()}_OFFLINE=1)`],

@@ -2,14 +2,15 @@
 // Modes talk only to this object: prompt(), steer(), followUp(), abort(), subscribe().
 import { buildSystemPrompt, type BuildSystemPromptOptions } from "./agent/system-prompt.ts";
 import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "./agent/loop.ts";
-import { bashExecutionMessage, textOf, type AgentMessage, type BashExecutionMessage, type CustomMessage } from "./agent/messages.ts";
+import { bashExecutionMessage, textOf, type AgentMessage, type BashExecutionMessage, type CustomMessage, type SystemMessage } from "./agent/messages.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { executeBash, type BashResult } from "./tools/bash.ts";
 import { supportedThinkingLevels } from "./providers/thinking.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
-import type { AppendableMessage } from "./session/session-entries.ts";
+import type { SessionWriteError } from "./session/session-errors.ts";
+import type { AppendableMessage, SessionEntry } from "./session/session-entries.ts";
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 
@@ -51,7 +52,13 @@ export interface SessionStats {
 export type QueueMode = "all" | "one-at-a-time";
 
 export type QueueEvent = { type: "queue_update"; steering: string[]; followUp: string[] };
-export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent;
+/** Session-level events beside the loop's (pi 1.6's AgentSessionEvent). */
+export type SessionStateEvent =
+	/** No more automatic work for the run that just ended (after agent_end, boundaries and queued work). */
+	| { type: "agent_settled"; aborted: boolean }
+	/** An extension appended an entry to the session (pi.appendEntry). */
+	| { type: "entry_appended"; entry: SessionEntry };
+export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent | SessionStateEvent;
 
 export interface PromptOptions {
 	images?: ImageContent[];
@@ -82,6 +89,11 @@ export interface AgentSessionOptions {
 	compaction?: Partial<CompactionSettings>;
 }
 
+
+/** A queued message as the queue shows it: a user message's text ("" for extension messages). */
+function queuedText(m: AgentMessage): string {
+	return m.role === "user" ? (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("")) : "";
+}
 
 export class BusyError extends Error {
 	constructor() {
@@ -206,7 +218,7 @@ export class AgentSession {
 	/** Custom messages are `custom_message` entries (reference §8); the rest are `message` entries. */
 	private persist(message: AgentMessage): void {
 		if (message.role === "custom") this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
-		else if (message.role !== "branchSummary" && message.role !== "compactionSummary") this._session.appendMessage(message as AppendableMessage);
+		else if (message.role !== "branchSummary" && message.role !== "compactionSummary" && message.role !== "system") this._session.appendMessage(message as AppendableMessage);
 	}
 
 	/** Add a message without a model call (an extension's sendMessage while idle): shown, saved, in context. */
@@ -330,14 +342,19 @@ export class AgentSession {
 		await this.compaction.settled();
 		const model = this._model;
 		if (!model) throw new NoModelError();
-		if (prompts.length === 0) prompts = [...this.take("steer"), ...this.take("followUp")];
+		// Steering queued while idle goes with the prompt into the first request (pi); with no prompt, whatever waits opens the run.
+		prompts = prompts.length === 0 ? [...this.take("steer"), ...this.take("followUp")] : [...prompts, ...this.take("steer")];
 		this.abortController = new AbortController();
 		const signal = this.abortController.signal;
+		const systemPrompt = this.getSystemPrompt();
+		const tools = this.activeTools();
+		const announce = this.systemAnnouncement(systemPrompt, tools);
 		const done = (async () => {
 			await runAgentLoop(prompts, this.messages, {
 				model,
-				systemPrompt: this.getSystemPrompt(),
-				tools: this.activeTools(),
+				systemPrompt,
+				tools,
+				announce: announce ? [announce] : undefined,
 				stream: (m, c, o) => this.models.stream(m, c, o),
 				toolContext: this.toolContext(),
 				signal,
@@ -373,6 +390,32 @@ export class AgentSession {
 			this.systemPromptOverride = undefined;
 			this.flushPendingBash();
 		}
+	}
+
+	/** What the last run's system message announced; cleared when the session is replaced. */
+	private announced: { prompt: string; tools: Map<string, string> } | undefined;
+
+	/**
+	 * The system message for a run (pi 1.6): the whole prompt and tool set the first time, then
+	 * only what changed since the last announcement; undefined when nothing did.
+	 */
+	private systemAnnouncement(prompt: string, tools: AgentTool<any, any, any>[]): SystemMessage | undefined {
+		const defs = new Map(tools.map((t) => [t.name, { name: t.name, description: t.description, parameters: t.parameters }]));
+		const now = new Map([...defs].map(([name, def]) => [name, JSON.stringify(def)]));
+		const before = this.announced;
+		this.announced = { prompt, tools: now };
+		const added = [...defs.values()].filter((d) => before?.tools.get(d.name) !== now.get(d.name));
+		const removed = before ? [...before.tools.keys()].filter((name) => !now.has(name)).map((name) => ({ name })) : [];
+		const promptChanged = before?.prompt !== prompt;
+		if (!promptChanged && added.length === 0 && removed.length === 0) return undefined;
+		return {
+			role: "system",
+			content: "",
+			...(promptChanged ? { sections: { prompt } } : {}),
+			...(added.length > 0 ? { toolsAdded: added } : {}),
+			...(removed.length > 0 ? { toolsRemoved: removed } : {}),
+			timestamp: Date.now(),
+		};
 	}
 
 	/** The registry's retry policy while auto-retry is on, with a wait abortRetry() can cut short. */
@@ -421,9 +464,17 @@ export class AgentSession {
 		return taken;
 	}
 
+	/** Empty both queues (rpc `clear_queue`); returns the texts that were waiting, for the client's editor. */
+	clearQueue(): { steering: string[]; followUp: string[] } {
+		const cleared = { steering: this.steering.map(queuedText), followUp: this.followUps.map(queuedText) };
+		this.steering = [];
+		this.followUps = [];
+		void this.emitQueue();
+		return cleared;
+	}
+
 	private async emitQueue(): Promise<void> {
-		const text = (m: AgentMessage) => (m.role === "user" ? (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("")) : "");
-		await this.emit({ type: "queue_update", steering: this.steering.map(text), followUp: this.followUps.map(text) });
+		await this.emit({ type: "queue_update", steering: this.steering.map(queuedText), followUp: this.followUps.map(queuedText) });
 	}
 
 	get steeringMode(): QueueMode {
@@ -515,9 +566,19 @@ export class AgentSession {
 		return { cancelled: false };
 	}
 
+	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
+
+	/** Where save failures go, for this session file and every one that replaces it (new, resume, fork). */
+	setWriteErrorHandler(handler: ((error: SessionWriteError) => void) | undefined): void {
+		this.writeErrorHandler = handler;
+		this._session.setWriteErrorHandler(handler);
+	}
+
 	/** Make `next` the session: messages, model and thinking level come from it. */
 	loadFrom(next: SessionManager): void {
 		this._session = next;
+		this.announced = undefined;
+		if (this.writeErrorHandler) next.setWriteErrorHandler(this.writeErrorHandler);
 		const context = next.buildSessionContext();
 		this.messages.splice(0, this.messages.length, ...context.messages);
 		this.steering = [];
@@ -622,7 +683,7 @@ export class AgentSession {
 	 * Run a shell command in the session's folder and record it as a bashExecution message, which
 	 * the model sees with the next prompt. No extension event: callers that want `user_bash` emit it.
 	 */
-	async executeBash(command: string, options: { excludeFromContext?: boolean; onOutput?: (text: string) => void } = {}): Promise<BashResult> {
+	async executeBash(command: string, options: { excludeFromContext?: boolean; onOutput?: (text: string) => void; onChunk?: (text: string) => void } = {}): Promise<BashResult> {
 		if (this.bashAbort) throw new UserError("A bash command is already running; abort it first.");
 		this.bashAbort = new AbortController();
 		try {
@@ -630,6 +691,7 @@ export class AgentSession {
 				cwd: this.cwd,
 				signal: this.bashAbort.signal,
 				onOutput: options.onOutput ? (tail) => options.onOutput?.(tail.content) : undefined,
+				onChunk: options.onChunk,
 			});
 			this.recordBashResult(command, result, options.excludeFromContext);
 			return result;

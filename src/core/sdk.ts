@@ -99,6 +99,11 @@ export interface CreateAgentSessionOptions {
 	onExtensionError?: (report: ExtensionErrorReport) => void;
 	/** ctx.shutdown(): how the mode exits gracefully. */
 	onShutdown?: () => void;
+	/**
+	 * Called once the session exists, before extensions hear session_start: subscribe here to see
+	 * what those handlers emit (json and rpc mode stream it). Default: nothing.
+	 */
+	onSessionCreated?: (session: AgentSession) => void;
 }
 
 export interface CreatedAgentSession {
@@ -293,6 +298,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onShutdown: options.onShutdown,
 		resources,
 	});
+	options.onSessionCreated?.(session);
+	mark("session and host");
 	await host.bind("startup");
+	mark("bind extensions");
 	return { session, host, registry, warnings, resources, ...(modelError ? { modelError } : {}) };
 }

@@ -1,5 +1,5 @@
-// Print and json modes: send the prompts in turn, then print the final assistant text (text)
-// or stream every session event as one JSON line (json). The exit code says how the run ended.
+// Print and json modes: send the prompts in turn, then print the final assistant text (text);
+// json mode's stream is json.ts, attached when the session was created. The exit code says how the run ended.
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
@@ -14,8 +14,8 @@ export interface PrintModeOptions {
 	prompts: string[];
 	/** Attached to the first prompt (@image files). */
 	images?: ImageContent[];
-	/** First line of json mode. */
-	header: { id: string; timestamp: string; cwd: string };
+	/** json mode: stops the event stream (attached when the session was created, see json.ts). */
+	detach?: () => void;
 	/** Why the session has no model: thrown when a prompt needs one (commands run without). */
 	modelError?: Error;
 }
@@ -30,13 +30,6 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	// An extension's process.exit() stops the run like a signal; whether it finished decides the exit code.
 	let finished = false;
 	const stopExitListening = onExtensionExit(() => void session.abort());
-	let unsubscribe: (() => void) | undefined;
-	if (options.mode === "json") {
-		writeStdout(`${JSON.stringify({ type: "session", version: 3, ...options.header })}\n`);
-		unsubscribe = session.subscribe((event) => {
-			writeStdout(`${JSON.stringify(event)}\n`);
-		});
-	}
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" }).catch((error: unknown) => {
@@ -56,8 +49,9 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		finished = !extensionExitRequest();
 	} finally {
 		mark("run");
-		unsubscribe?.();
+		options.detach?.();
 		await host.shutdown();
+		mark("shutdown");
 		stopListening();
 		stopExitListening();
 	}

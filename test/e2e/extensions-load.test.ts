@@ -184,7 +184,7 @@ describe("lazy loading", () => {
 		const one = await world.run(["-e", "./one.ts", "-p", "hi"], { env: { AGENT_TIMING: "1" } });
 		expect(one.stderr).toContain("    load virtual modules ");
 		expect(one.stderr).not.toContain("load jiti");
-		expect(one.stderr).toMatch(new RegExp(`\\n    ${join(world.cwd, "one.ts")}  resolve \\d+\\.\\d\\d · import \\d+\\.\\d\\d · factory \\d+\\.\\d\\d +\\d+\\.\\d\\d\\n`));
+		expect(one.stderr).toMatch(new RegExp(`\\n    ${join(world.cwd, "one.ts")}  resolve \\d+\\.\\d\\d · import \\d+\\.\\d\\d · factory \\d+\\.\\d\\d · commit \\d+\\.\\d\\d +\\d+\\.\\d\\d\\n`));
 	});
 });
 

@@ -1,6 +1,9 @@
 // `agent --mode json` through the compiled binary: line 1 is the session header, then one JSON
-// line per session event, for both wire protocols; retries show as auto_retry_* lines.
+// line per session event in pi 1.6's shape, checked line by line against the list in README.md,
+// for both wire protocols; retries show as auto_retry_* lines, extension entries as entry_appended.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { MODEL, type MockWorld, mockWorld, type Protocol, readSessionLines } from "../support/world.ts";
 
 const PROTOCOLS: Protocol[] = ["openai", "anthropic"];
@@ -27,6 +30,26 @@ function eventTypes(events: any[]): string[] {
 	return types;
 }
 
+/** A line as README.md lists it: `type[:role or streamed piece]` and its fields; runs of the same line folded. */
+function signatures(lines: any[]): string[] {
+	const out: string[] = [];
+	for (const line of lines) {
+		const { type, ...fields } = line;
+		const detail = line.message?.role ?? line.assistantMessageEvent?.type;
+		const sig = [`${type}${detail ? `:${detail}` : ""}`, ...Object.keys(fields)].join(" ");
+		if (out.at(-1) !== sig) out.push(sig);
+	}
+	return out;
+}
+
+/** The event list between the json-events markers in README.md, one signature per line. */
+function readmeEventList(): string[] {
+	const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+	const block = /<!-- json-events:start -->\n```text\n([\s\S]*?)```\n<!-- json-events:end -->/.exec(readme);
+	if (!block) throw new Error("README.md has no json-events block");
+	return block[1]!.trim().split("\n").map((l) => l.trim().split(/\s+/).join(" "));
+}
+
 function headerOf(world: MockWorld): any {
 	return readSessionLines(world.onlySessionFile())[0];
 }
@@ -35,66 +58,75 @@ for (const protocol of PROTOCOLS) {
 	const model = ["-ne", "--model", MODEL[protocol]];
 
 	describe(`agent --mode json (${protocol})`, () => {
-		test("line 1 is the session header, then every event of a text answer", async () => {
+		test("a tool call and an answer: exactly the lines README.md lists, header first", async () => {
 			await using world = await mockWorld();
-			world.mock.script({ text: "Hello in JSON." });
-			const r = await world.run([...model, "--mode", "json", "say hello"]);
+			world.mock.script({ toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "echo from-bash" } }] }, { text: "Done: it printed from-bash." });
+			const r = await world.run([...model, "--mode", "json", "run echo from-bash"]);
 			expect(r.stderr).toBe("");
 			expect(r.code).toBe(0);
-			const [header, ...events] = jsonLines(r.stdout);
+			const lines = jsonLines(r.stdout);
+			expect(signatures(lines)).toEqual(readmeEventList());
+
+			const [header, ...events] = lines;
 			const saved = headerOf(world);
 			expect(header).toEqual({ type: "session", version: 3, id: saved.id, timestamp: saved.timestamp, cwd: world.cwd });
-			expect(eventTypes(events)).toEqual([
-				"agent_start",
-				"turn_start",
-				"message_start",
-				"message_end",
-				"message_start",
-				"message_update",
-				"message_end",
-				"turn_end",
-				"agent_end",
-			]);
-			expect(events[2].message).toMatchObject({ role: "user", content: "say hello" });
-			const final = events.findLast((e) => e.type === "message_end").message;
-			expect(final).toMatchObject({ role: "assistant", content: [{ type: "text", text: "Hello in JSON." }], stopReason: "stop" });
-			// The deltas add up to the text.
-			const deltas = events.filter((e) => e.assistantMessageEvent?.type === "text_delta").map((e) => e.assistantMessageEvent.delta);
-			expect(deltas.join("")).toBe("Hello in JSON.");
-			expect(events.at(-1).messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+			// The system message: the prompt and the tools the model works with, not part of the conversation.
+			const system = events.find((e) => e.type === "message_start").message;
+			expect(system).toMatchObject({ role: "system", content: "", sections: { prompt: expect.stringContaining(world.cwd) } });
+			expect(system.toolsAdded.map((t: any) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+			expect(system.toolsAdded[1].parameters).toMatchObject({ type: "object", required: ["command"] });
+			expect(readSessionLines(world.onlySessionFile()).filter((e) => e.type === "message").map((e) => e.message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+			expect(events[4].message).toMatchObject({ role: "user", content: "run echo from-bash" });
+			// Delta-only updates: no message snapshot; toolcall_start names the call; the deltas add up.
+			const updates = events.filter((e) => e.type === "message_update");
+			expect(updates.every((e) => !("message" in e) && !("partial" in e.assistantMessageEvent) && typeof e.usage.totalTokens === "number")).toBe(true);
+			expect(updates[0].assistantMessageEvent).toEqual({ type: "toolcall_start", contentIndex: 0, id: "call_1", toolName: "bash" });
+			const pieces = (kind: string) => updates.filter((e) => e.assistantMessageEvent.type === kind).map((e) => e.assistantMessageEvent.delta).join("");
+			expect(JSON.parse(pieces("toolcall_delta"))).toEqual({ command: "echo from-bash" });
+			expect(pieces("text_delta")).toBe("Done: it printed from-bash.");
+			expect(updates.at(-1).usage).toMatchObject({ input: 10, output: 5 });
+			// The tool's progress, then its result.
+			expect(events.find((e) => e.type === "tool_execution_start")).toEqual({ type: "tool_execution_start", toolCallId: "call_1", toolName: "bash", args: { command: "echo from-bash" } });
+			expect(events.find((e) => e.type === "tool_execution_update")).toMatchObject({ toolCallId: "call_1", partialResult: { content: [{ type: "text", text: "from-bash" }] } });
+			expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ toolCallId: "call_1", toolName: "bash", isError: false, result: { content: [{ type: "text", text: "from-bash" }] } });
+			expect(events.find((e) => e.type === "turn_end").toolResults.map((m: any) => m.toolCallId)).toEqual(["call_1"]);
+			const end = events.find((e) => e.type === "agent_end");
+			expect(end.willRetry).toBe(false);
+			expect(end.messages.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "toolResult", "assistant"]);
+			expect(events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
 		});
 
-		test("a tool call shows tool_execution_start/update/end and a second turn", async () => {
+		test("a second prompt announces no system message when nothing changed", async () => {
 			await using world = await mockWorld();
-			world.mock.script({ toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "echo from-bash" } }] }, { text: "Done." });
-			const r = await world.run([...model, "--mode", "json", "go"]);
+			world.mock.script({ text: "one" }, { text: "two" });
+			const r = await world.run([...model, "--mode", "json", "first", "second"]);
 			expect(r.code).toBe(0);
 			const [, ...events] = jsonLines(r.stdout);
-			expect(eventTypes(events).filter((t) => t !== "tool_execution_update")).toEqual([
-				"agent_start",
-				"turn_start",
-				"message_start",
-				"message_end",
-				"message_start",
-				"message_update",
-				"message_end",
-				"tool_execution_start",
-				"tool_execution_end",
-				"message_start",
-				"message_end",
-				"turn_end",
-				"turn_start",
-				"message_start",
-				"message_update",
-				"message_end",
-				"turn_end",
-				"agent_end",
-			]);
-			expect(events.find((e) => e.type === "tool_execution_start")).toEqual({ type: "tool_execution_start", toolCallId: "call_1", toolName: "bash", args: { command: "echo from-bash" } });
-			const end = events.find((e) => e.type === "tool_execution_end");
-			expect(end).toMatchObject({ toolCallId: "call_1", toolName: "bash", isError: false, result: { content: [{ type: "text", text: "from-bash" }] } });
-			expect(events.filter((e) => e.type === "turn_end").map((e) => e.turnIndex)).toEqual([0, 1]);
-			expect(events.find((e) => e.type === "turn_end").toolResults.map((m: any) => m.toolCallId)).toEqual(["call_1"]);
+			expect(events.filter((e) => e.type === "message_start").map((e) => e.message.role)).toEqual(["system", "user", "assistant", "user", "assistant"]);
+			expect(events.filter((e) => e.type === "agent_settled")).toHaveLength(2);
+		});
+
+		test("entries an extension appends show as entry_appended, from session_start on", async () => {
+			await using world = await mockWorld();
+			world.mock.script({ text: "ok" });
+			const ext = world.write(
+				"project/notes.ts",
+				`export default function (pi) {
+	pi.on("session_start", () => pi.appendEntry("notes", { at: "start" }));
+	pi.on("agent_end", () => pi.appendEntry("notes", { at: "end" }));
+}
+`,
+			);
+			const r = await world.run(["--model", MODEL[protocol], "-ne", "-e", ext, "--mode", "json", "go"]);
+			expect(r.code).toBe(0);
+			const lines = jsonLines(r.stdout);
+			expect(lines[0].type).toBe("session");
+			// session_start ran before the first prompt: its entry comes right after the header.
+			expect(lines[1]).toMatchObject({ type: "entry_appended", entry: { type: "custom", customType: "notes", data: { at: "start" } } });
+			const appended = lines.filter((e) => e.type === "entry_appended");
+			expect(appended.map((e) => e.entry.data.at)).toEqual(["start", "end"]);
+			const saved = readSessionLines(world.onlySessionFile()).filter((e) => e.type === "custom");
+			expect(saved.map((e) => e.id)).toEqual(appended.map((e) => e.entry.id));
 		});
 
 		test("429 with retry-after: auto_retry_start, then success and auto_retry_end, exit 0", async () => {
@@ -109,10 +141,10 @@ for (const protocol of PROTOCOLS) {
 			const retries = events.filter((e) => e.type.startsWith("auto_retry_"));
 			expect(retries).toEqual([
 				{ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 20, errorMessage: `Rate limited by ${provider} (429): slow down` },
-				{ type: "auto_retry_end", success: true, attempt: 2 },
+				{ type: "auto_retry_end", success: true, attempt: 1 },
 			]);
 			// The failed attempt leaves no message behind: one user and one assistant message.
-			expect(events.filter((e) => e.type === "message_end").map((e) => e.message.role)).toEqual(["user", "assistant"]);
+			expect(events.filter((e) => e.type === "message_end").map((e) => e.message.role)).toEqual(["system", "user", "assistant"]);
 			expect(eventTypes(events).indexOf("auto_retry_start")).toBeLessThan(eventTypes(events).indexOf("auto_retry_end"));
 		});
 
@@ -123,7 +155,7 @@ for (const protocol of PROTOCOLS) {
 			expect(r.code).toBe(1);
 			const provider = protocol === "openai" ? "mock" : "mock-anthropic";
 			const [, ...events] = jsonLines(r.stdout);
-			expect(events.at(-1).type).toBe("agent_end");
+			expect(events.slice(-2).map((e) => e.type)).toEqual(["agent_end", "agent_settled"]);
 			const failed = events.findLast((e) => e.type === "message_end").message;
 			expect(failed.stopReason).toBe("error");
 			expect(r.stderr).toBe(`Error: ${failed.errorMessage}\n`);

@@ -48,12 +48,14 @@ test("a streamed prompt with a tool call: response first, then every event of th
 	world.mock.script({ toolCalls: [{ name: "bash", arguments: { command: "echo hello" } }] }, { text: "It printed hello." });
 	await using rpc = start(world);
 	const response = await rpc.request({ type: "prompt", message: "run echo" });
-	expect(response).toEqual({ id: "req-1", type: "response", command: "prompt", success: true });
-	await rpc.event("agent_end");
+	expect(response).toEqual({ id: "req-1", type: "response", command: "prompt", success: true, data: { disposition: "started" } });
+	await rpc.event("agent_settled");
 	expect(eventTypes(rpc.records)).toEqual([
 		"response:prompt",
 		"agent_start",
 		"turn_start",
+		"message_start:system",
+		"message_end:system",
 		"message_start:user",
 		"message_end:user",
 		"message_start:assistant",
@@ -70,6 +72,7 @@ test("a streamed prompt with a tool call: response first, then every event of th
 		"message_end:assistant",
 		"turn_end",
 		"agent_end",
+		"agent_settled",
 	]);
 	const end = await rpc.event("tool_execution_end");
 	expect(end).toMatchObject({ toolName: "bash", isError: false, result: { content: [{ type: "text", text: "hello" }] } });
@@ -170,7 +173,7 @@ test("a prompt while streaming needs streamingBehavior; with it the prompt is qu
 		success: false,
 		error: "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",
 	});
-	expect(await rpc.request({ type: "prompt", message: "later", streamingBehavior: "followUp" })).toEqual({ id: "req-3", type: "response", command: "prompt", success: true });
+	expect(await rpc.request({ type: "prompt", message: "later", streamingBehavior: "followUp" })).toEqual({ id: "req-3", type: "response", command: "prompt", success: true, data: { disposition: "queued" } });
 	first.release();
 	await rpc.event("agent_end");
 	expect(readMessages(world.mock.lastRequest()).at(-1)).toEqual({ role: "user", text: "later" });
@@ -194,7 +197,7 @@ test("extension commands run at once from prompt, even while streaming; steer an
 	await rpc.request({ type: "prompt", message: "go" });
 	expect(await rpc.event("extension_ui_request")).toMatchObject({ method: "setStatus", statusKey: "input", statusText: "rpc: go" });
 	const from = rpc.records.length;
-	expect(await rpc.request({ type: "prompt", message: "/hello world" })).toMatchObject({ command: "prompt", success: true });
+	expect(await rpc.request({ type: "prompt", message: "/hello world" })).toMatchObject({ command: "prompt", success: true, data: { disposition: "handled" } });
 	expect(await rpc.event("extension_ui_request", from)).toMatchObject({ method: "notify", message: "hello world (busy)" });
 	for (const type of ["steer", "follow_up"]) {
 		const r = await rpc.request({ type, message: "/hello again" });
@@ -234,13 +237,17 @@ test("abort ends a hanging stream; a bash tool's process dies with the run", asy
 	expect(await rpc.end()).toBe(0);
 }, T);
 
-test("bash runs a command, records it for the next prompt, and sends no event", async () => {
+test("bash runs a command, streams its output as bash_execution_update with the command's id, and records it for the next prompt", async () => {
 	await using world = await mockWorld();
 	world.mock.script({ text: "noted" });
 	await using rpc = start(world);
 	const r = await rpc.request({ type: "bash", command: "echo one; echo two; exit 3" });
 	expect(r).toEqual({ id: "req-1", type: "response", command: "bash", success: true, data: { output: "one\ntwo\n", exitCode: 3, cancelled: false, truncated: false } });
-	expect(rpc.records).toHaveLength(1);
+	// Every piece of output, in order, tagged with the command's id; then the response.
+	const updates = rpc.records.slice(0, -1);
+	expect(updates.every((u) => u.type === "bash_execution_update" && u.id === "req-1")).toBe(true);
+	expect(updates.map((u) => u.delta).join("")).toBe("one\ntwo\n");
+	expect(rpc.records.at(-1)).toBe(r);
 	const messages = (await rpc.request({ type: "get_messages" })).data.messages;
 	expect(messages).toMatchObject([{ role: "bashExecution", command: "echo one; echo two; exit 3", output: "one\ntwo\n", exitCode: 3 }]);
 	await rpc.request({ type: "prompt", message: "what happened?" });
@@ -261,7 +268,7 @@ test("abort_bash kills the running command and its process", async () => {
 	expect(isAlive(pid)).toBe(true);
 	expect((await rpc.request({ type: "bash", command: "true" })).error).toBe("A bash command is already running; abort it first.");
 	expect(await rpc.request({ type: "abort_bash" })).toEqual({ id: "req-2", type: "response", command: "abort_bash", success: true });
-	const result = await rpc.waitFor((x) => x.id === "b", "bash response");
+	const result = await rpc.waitFor((x) => x.type === "response" && x.id === "b", "bash response");
 	expect(result.data).toEqual({ output: "started\n", exitCode: null, cancelled: true, truncated: false });
 	expect(isAlive(pid)).toBe(false);
 	expect(await rpc.end()).toBe(0);
@@ -274,7 +281,8 @@ test("auto-retry retries a 503; set_auto_retry false fails at once; abort_retry 
 	await rpc.request({ type: "prompt", message: "one" });
 	await rpc.event("agent_end");
 	expect(await rpc.event("auto_retry_start")).toMatchObject({ attempt: 1, maxAttempts: 3, delayMs: 10 });
-	expect(await rpc.event("auto_retry_end")).toEqual({ type: "auto_retry_end", success: true, attempt: 2 });
+	// pi counts retries: the first retry succeeded.
+	expect(await rpc.event("auto_retry_end")).toEqual({ type: "auto_retry_end", success: true, attempt: 1 });
 	expect((await rpc.request({ type: "get_last_assistant_text" })).data).toEqual({ text: "recovered" });
 
 	expect((await rpc.request({ type: "set_auto_retry", enabled: false })).success).toBe(true);

@@ -31,27 +31,31 @@ test("bad lines are answered and the agent keeps going; no session header line",
 	await using rpc = new RpcAgent(world, ["--model", MODEL.openai, "--no-session"]);
 	rpc.send("this is not json\n");
 	rpc.send('{"type":"get_state","id":"cut\n');
+	rpc.send('{"type":"get_state","id":"cut-2","extra":\n');
 	rpc.send("[1,2]\n");
 	rpc.send('{"id":"x1","no":"type"}\n');
 	rpc.send('{"type":"launch_rockets","id":"x2"}\n');
 	rpc.send('{"type":"set_steering_mode","id":"x3","mode":"sometimes"}\n');
 	rpc.send('{"type":"prompt","id":"x4"}\n');
 	rpc.send('{"type":"set_auto_retry","id":"x5","enabled":"yes"}\n');
+	rpc.send('{"type":"get_last_assistant_text","id":7}\n');
 	rpc.send("\n   \n");
 	const state = await rpc.request({ type: "get_state" });
 	expect(state.success).toBe(true);
-	expect(rpc.records.slice(0, 8)).toEqual([
+	// Every line that names an id gets it back, so a client waiting on it is answered.
+	expect(rpc.records.slice(0, 10)).toEqual([
 		{ type: "response", command: "parse", success: false, error: 'Failed to parse command: JSON Parse error: Unexpected identifier "this"' },
 		{ type: "response", command: "parse", success: false, error: "Failed to parse command: JSON Parse error: Unterminated string" },
+		{ id: "cut-2", type: "response", command: "parse", success: false, error: "Failed to parse command: JSON Parse error: Unexpected EOF" },
 		{ type: "response", command: "parse", success: false, error: 'Failed to parse command: expected a JSON object with a string "type", got [1,2]' },
-		{ type: "response", command: "parse", success: false, error: 'Failed to parse command: expected a JSON object with a string "type", got {"id":"x1","no":"type"}' },
-		// Reference §7.4: an unknown command's response carries no id.
-		{ type: "response", command: "launch_rockets", success: false, error: "Unknown command: launch_rockets" },
+		{ id: "x1", type: "response", command: "parse", success: false, error: 'Failed to parse command: expected a JSON object with a string "type", got {"id":"x1","no":"type"}' },
+		{ id: "x2", type: "response", command: "launch_rockets", success: false, error: "Unknown command: launch_rockets" },
 		{ id: "x3", type: "response", command: "set_steering_mode", success: false, error: 'Invalid set_steering_mode command: "mode" must be one of "all", "one-at-a-time"' },
 		{ id: "x4", type: "response", command: "prompt", success: false, error: 'Invalid prompt command: missing "message"' },
 		{ id: "x5", type: "response", command: "set_auto_retry", success: false, error: 'Invalid set_auto_retry command: "enabled" must be boolean' },
+		{ id: 7, type: "response", command: "get_last_assistant_text", success: true, data: { text: null } },
 	]);
-	expect(rpc.records).toHaveLength(9);
+	expect(rpc.records).toHaveLength(11);
 	expect(await rpc.end()).toBe(0);
 	expect(rpc.badLines).toEqual([]);
 	expect(world.mock.requests).toHaveLength(0);
@@ -66,7 +70,7 @@ test("U+2028 and U+2029 inside a message survive both ways; CRLF lines are read"
 	expect(readMessages(world.mock.lastRequest()).at(-1)).toEqual({ role: "user", text: "line\u2028sep\u2029para" });
 	const text = await rpc.request({ type: "get_last_assistant_text" });
 	expect(text.data).toEqual({ text: "back\u2028at\u2029you" });
-	expect(rpc.records[0]).toEqual({ id: "p1", type: "response", command: "prompt", success: true });
+	expect(rpc.records[0]).toEqual({ id: "p1", type: "response", command: "prompt", success: true, data: { disposition: "started" } });
 	expect(await rpc.end()).toBe(0);
 	expect(rpc.badLines).toEqual([]);
 }, T);

@@ -35,6 +35,9 @@ test("get_state, get_messages, get_session_stats and get_last_assistant_text des
 		autoCompactionEnabled: true,
 		messageCount: 0,
 		pendingMessageCount: 0,
+		// What the client talks to: pi 1.6's protocol (2), spoken by this agent.
+		protocolVersion: 2,
+		agentVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
 	});
 	expect((await rpc.request({ type: "get_last_assistant_text" })).data).toEqual({ text: null });
 	await run(rpc, "hello");
@@ -182,7 +185,7 @@ test("new_session, fork, clone, switch_session and get_fork_messages move betwee
 	const fresh = (await rpc.request({ type: "get_state" })).data;
 	expect(fresh.messageCount).toBe(0);
 	expect(fresh.sessionId).not.toBe(cloned.sessionId);
-	expect((await rpc.request({ type: "clone" })).error).toBe("Nothing to clone yet: the session has no entries.");
+	expect((await rpc.request({ type: "clone" })).error).toBe("Cannot clone session: no current entry selected (the session has no entries yet).");
 	expect(await rpc.end()).toBe(0);
 }, T);
 

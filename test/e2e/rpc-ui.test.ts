@@ -28,7 +28,7 @@ async function openDialog(rpc: RpcAgent, command: string): Promise<{ request: Rp
 async function outcome(rpc: RpcAgent, from: number, promptId: string): Promise<string> {
 	const note = await rpc.waitFor((r) => r.type === "extension_ui_request" && r.method === "notify", "the outcome notify", from);
 	const response = await rpc.waitFor((r) => r.id === promptId, "the prompt response", from);
-	expect(response).toEqual({ id: promptId, type: "response", command: "prompt", success: true });
+	expect(response).toEqual({ id: promptId, type: "response", command: "prompt", success: true, data: { disposition: "handled" } });
 	return note.message;
 }
 
@@ -224,7 +224,7 @@ test("ctx.shutdown() from a command: the command finishes and is answered, then 
 	expect(await rpc.exited).toBe(0);
 	expect(rpc.records.map(({ id, ...r }) => (r.type === "response" ? { id, ...r } : r))).toEqual([
 		{ type: "extension_ui_request", method: "notify", message: "shutdown requested" },
-		{ id: "bye", type: "response", command: "prompt", success: true },
+		{ id: "bye", type: "response", command: "prompt", success: true, data: { disposition: "handled" } },
 		{ type: "extension_ui_request", method: "notify", message: "session_shutdown: quit" },
 	]);
 }, T);

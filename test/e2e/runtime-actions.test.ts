@@ -28,7 +28,8 @@ describe("sendMessage", () => {
 			{ role: "user", text: "what now?" },
 		]);
 		const starts = r.events.filter((e) => e.type === "message_start").map((e) => `${e.message.role}:${e.message.customType ?? ""}`);
-		expect(starts).toEqual(["custom:note", "custom:ask", "assistant:"]);
+		// The run's system message (json mode announces the prompt and tools) opens the run triggerTurn started.
+		expect(starts).toEqual(["custom:note", "system:", "custom:ask", "assistant:"]);
 		const entries = stable(onlySession(world));
 		expect(entries.filter((e) => e.type === "custom_message")).toEqual([
 			{ type: "custom_message", customType: "note", content: "just saying", display: true, details: { a: 1 } },

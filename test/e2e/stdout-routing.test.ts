@@ -60,7 +60,7 @@ describe("stdout carries only the answer or the protocol", () => {
 		expect(r.code).toBe(0);
 		expect(r.stdout).toStartWith('{"type":"session"');
 		const lines = r.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
-		expect(lines.at(-1).type).toBe("agent_end");
+		expect(lines.at(-1).type).toBe("agent_settled");
 		expectNoiseOnStderr(r.stderr);
 	});
 

@@ -16,6 +16,7 @@ import type { AgentTool, AgentToolResult } from "../tools/types.ts";
 import { newAssistantMessage } from "../providers/wire.ts";
 import { convertToLlm, type AgentMessage } from "./messages.ts";
 import { validateToolArguments } from "./validate.ts";
+import { beginTurn, endTurn, enterPhase, inPhase, phased } from "../timing.ts";
 
 export type AgentEvent =
 	| { type: "agent_start" }
@@ -95,14 +96,17 @@ export interface AgentLoopConfig {
 	hooks: AgentLoopHooks;
 	signal: AbortSignal;
 	emit(event: AgentEvent): Promise<void>;
+	/** System messages to announce at the start of the first turn (the prompt or tools changed); never added to `messages`. */
+	announce?: AgentMessage[];
 }
 
 /**
  * Run the loop for `prompts`, appending every message to `messages` (the conversation, owned by
  * the caller). Returns the messages this run added.
  */
-export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessage[], config: AgentLoopConfig): Promise<AgentMessage[]> {
+export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessage[], loopConfig: AgentLoopConfig): Promise<AgentMessage[]> {
 	const added: AgentMessage[] = [];
+	const config = timedConfig(loopConfig);
 	const { emit, hooks, signal } = config;
 	const push = async (message: AgentMessage) => {
 		await emit({ type: "message_start", message });
@@ -117,7 +121,15 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 	let pending: AgentMessage[] = prompts;
 	let turnIndex = 0;
 	while (true) {
+		beginTurn(`turn ${turnIndex + 1}`);
 		await emit({ type: "turn_start", turnIndex, timestamp: Date.now() });
+		if (turnIndex === 0) {
+			for (const m of config.announce ?? []) {
+				await emit({ type: "message_start", message: m });
+				added.push(m);
+				await emit({ type: "message_end", message: m });
+			}
+		}
 		for (const m of pending) await push(m);
 		pending = [];
 
@@ -127,7 +139,7 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 		let toolResults: ToolResultMessage[] = [];
 		let terminate = false;
 		if (toolCalls.length > 0) {
-			const batch = await executeToolCalls(toolCalls, config, assistant.stopReason === "length");
+			const batch = await inPhase("tools", () => executeToolCalls(toolCalls, config, assistant.stopReason === "length"));
 			toolResults = batch.results;
 			terminate = batch.terminate;
 			for (const r of toolResults) await push(r);
@@ -135,6 +147,7 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 		}
 		const boundary = hooks.onTurnEnd ? await hooks.onTurnEnd({ turnIndex, message: assistant, toolResults, outcome }) : undefined;
 		await emit({ type: "turn_end", turnIndex, message: assistant, toolResults });
+		endTurn();
 		turnIndex++;
 		if (outcome !== "completed" || terminate) break;
 
@@ -146,6 +159,16 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 	}
 	await emit({ type: "agent_end", messages: added });
 	return added;
+}
+
+/**
+ * With AGENT_TIMING, the config with extension hooks and event delivery charged to the turn's
+ * "hooks" phase; otherwise the config itself.
+ */
+function timedConfig(config: AgentLoopConfig): AgentLoopConfig {
+	const hooks = phased(config.hooks, "hooks", ["transformContext", "transformLlmContext", "beforeToolCall", "afterToolCall", "onMessageEnd", "onTurnEnd"]);
+	if (hooks === config.hooks) return config;
+	return { ...config, hooks, emit: (event) => inPhase("hooks", () => config.emit(event)) };
 }
 
 /** One provider request, streamed; the final message is appended to `messages` and `added`. */
@@ -169,13 +192,16 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 	let recovered = false;
 	let final: AssistantMessage;
 	for (let attempt = 1; ; attempt++) {
+		enterPhase("request build");
 		const outcome = await streamOnce(context, options, config);
+		enterPhase("other");
 		final = outcome.message;
 		started = outcome.started;
 		const failedEarly = !started && final.stopReason === "error" && !signal.aborted;
 		const delay = failedEarly ? hooks.retry?.delayFor(final, attempt) : undefined;
 		if (delay === undefined) {
-			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
+			// `attempt` counts retries, as auto_retry_start's does (pi): the request succeeded or failed on retry N.
+			if (attempt > 1) await emit({ type: "auto_retry_end", success: final.stopReason !== "error", attempt: attempt - 1, ...(final.stopReason === "error" ? { finalError: final.errorMessage } : {}) });
 			// Once per request: e.g. an overflow compacted away, then the same request, rebuilt, again.
 			if (failedEarly && !recovered && hooks.recoverFromError && (await hooks.recoverFromError(final))) {
 				recovered = true;

@@ -1,6 +1,6 @@
 // Messages the agent keeps in its conversation: the provider messages plus the agent-only
 // kinds (custom extension messages, user bash runs, summaries), and how they become provider messages.
-import type { ImageContent, Message, TextContent, ToolResultMessage, UserMessage, AssistantMessage } from "../providers/types.ts";
+import type { ImageContent, Message, TextContent, Tool, ToolResultMessage, UserMessage, AssistantMessage } from "../providers/types.ts";
 
 export interface CustomMessage<TDetails = unknown> {
 	role: "custom";
@@ -39,7 +39,24 @@ export interface CompactionSummaryMessage {
 	timestamp: number;
 }
 
+/**
+ * The system prompt and tools in force from this point of a run on (pi 1.6's SystemMessage). The
+ * first one of a session declares them; a later one says what changed: `sections` replace named
+ * parts of the prompt, `toolsAdded` / `toolsRemoved` change the tool set. Announced on the event
+ * stream (json, rpc, extensions' message_start/end); never kept in the conversation or sent as a message.
+ */
+export interface SystemMessage {
+	role: "system";
+	/** Instructions added at this point; the prompt itself is in `sections`. */
+	content: string;
+	sections?: Record<string, string | null>;
+	toolsAdded?: Tool[];
+	toolsRemoved?: { name: string }[];
+	timestamp: number;
+}
+
 export type AgentMessage =
+	| SystemMessage
 	| UserMessage
 	| AssistantMessage
 	| ToolResultMessage

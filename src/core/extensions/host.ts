@@ -1,7 +1,7 @@
 // Binds loaded extensions to one AgentSession (SPEC §5–§7): the runtime's action slots, the
 // contexts handlers receive, extension tools and commands, the loop hooks, session replacement
 // and reload. Modes hand it their UI and an error sink; it knows nothing else of them.
-import type { AgentSession, AgentSessionEvent } from "../agent-session.ts";
+import { BusyError, NoModelError, type AgentSession, type AgentSessionEvent } from "../agent-session.ts";
 import type { AgentMessage, CustomMessage } from "../agent/messages.ts";
 import { executeToolCall } from "../agent/loop.ts";
 import type { ModelRegistry } from "../providers/registry.ts";
@@ -101,7 +101,15 @@ export interface SubmitOptions {
 	images?: ImageContent[];
 	source?: PromptSource;
 	streamingBehavior?: "steer" | "followUp";
+	/**
+	 * Told once what became of the text, as soon as that is known (pi's prompt disposition): a run
+	 * is about to start, the text was queued, or a command or input handler consumed it.
+	 */
+	onAccepted?(disposition: PromptDisposition): void;
 }
+
+/** What became of submitted text, as soon as it is known (rpc `prompt`'s `disposition`). */
+export type PromptDisposition = "started" | "queued" | "handled";
 
 /** What became of submitted text. */
 export type SubmitResult = { kind: "command"; name: string } | { kind: "handled" } | { kind: "prompted" } | { kind: "queued" } | { kind: "error"; message: string };
@@ -232,7 +240,9 @@ export class ExtensionHost {
 
 	private async forward(event: AgentSessionEvent): Promise<void> {
 		if (!FORWARDED.has(event.type) || !this.runner.has(event.type)) return;
-		const { type, ...payload } = event;
+		// The run's system message is for json and rpc clients for now; extensions see the conversation as before.
+		if (event.type === "message_start" && event.message.role === "system") return;
+		const { type, ...payload } = event.type === "agent_end" ? { ...event, messages: event.messages.filter((m) => m.role !== "system") } : event;
 		await this.runner.emit(type, payload);
 	}
 
@@ -272,7 +282,10 @@ export class ExtensionHost {
 				this.sendUserMessage(content, options).catch((error) => this.runner.report("<runtime>", "send_user_message", error));
 			},
 			appendEntry: (customType, data) => {
-				session.session.appendCustomEntry(customType, data);
+				const id = session.session.appendCustomEntry(customType, data);
+				// json and rpc clients see what extensions keep in the session (pi's entry_appended).
+				const entry = session.session.getEntry(id);
+				if (entry) void session.publish({ type: "entry_appended", entry });
 			},
 			setSessionName: (name) => this.setSessionName(name),
 			getSessionName: () => session.session.getSessionName(),
@@ -473,29 +486,18 @@ export class ExtensionHost {
 				return { kind: "error", message: ambiguousCommandMessage(command.name, candidates) };
 			}
 			await this.runCommand(command.name, command.args);
+			options.onAccepted?.("handled");
 			return { kind: "command", name: command.name };
 		}
 		let result: SubmitResult;
 		this.enter();
 		try {
-			let images = options.images?.length ? options.images : undefined;
-			if (this.runner.has("input")) {
-				// Transforms chain: the next handler sees the text (and images) the previous one made.
-				const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>(
-					"input",
-					{ text, images, source: options.source ?? "interactive" },
-					(r, payload) => {
-						if (r.action === "handled") return "stop";
-						if (r.action === "transform" && typeof r.text === "string") {
-							payload.text = text = r.text;
-							if (r.images) payload.images = images = r.images;
-						}
-						return "ignore";
-					},
-				);
-				if (decided?.action === "handled") return { kind: "handled" };
+			const input = await this.runInputHandlers(text, options.images, options.source ?? "interactive");
+			if (!input) {
+				options.onAccepted?.("handled");
+				return { kind: "handled" };
 			}
-			result = await this.promptOrQueue(text, images, options);
+			result = await this.promptOrQueue(input.text, input.images, options);
 		} finally {
 			this.leave();
 		}
@@ -517,24 +519,59 @@ export class ExtensionHost {
 			if (!options.streamingBehavior) return { kind: "error", message: "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message." };
 			if (options.streamingBehavior === "steer") await this.session.steer(text, images);
 			else await this.session.followUp(text, images);
+			options.onAccepted?.("queued");
 			return { kind: "queued" };
 		}
-		await this.runPrompts([user], text, images);
+		await this.runPrompts([user], text, images, options.onAccepted);
 		return { kind: "prompted" };
 	}
 
+	/**
+	 * rpc `steer` / `follow_up`: queue text for the current (or next) run, after the `input` event
+	 * (which may handle it) and skill/template expansion. Extension commands cannot wait in a queue.
+	 */
+	async queueInput(text: string, kind: "steer" | "followUp", options: { images?: ImageContent[]; source?: PromptSource } = {}): Promise<"queued" | "handled"> {
+		const command = this.parseCommand(text);
+		if (command) throw new Error(`Extension command "/${command.name}" cannot be queued as a ${kind === "steer" ? "steering" : "follow-up"} message; send it with the prompt command, which runs it at once.`);
+		const input = await this.runInputHandlers(text, options.images, options.source ?? "rpc");
+		if (!input) return "handled";
+		const expanded = this.resources?.expand(input.text) ?? input.text;
+		if (kind === "steer") await this.session.steer(expanded, input.images);
+		else await this.session.followUp(expanded, input.images);
+		return "queued";
+	}
+
+	/** The `input` event: undefined when a handler took the text; otherwise the text (and images) after every transform. */
+	private async runInputHandlers(text: string, images: ImageContent[] | undefined, source: PromptSource): Promise<{ text: string; images: ImageContent[] | undefined } | undefined> {
+		images = images?.length ? images : undefined;
+		if (!this.runner.has("input")) return { text, images };
+		// Transforms chain: the next handler sees the text (and images) the previous one made.
+		const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>("input", { text, images, source }, (r, payload) => {
+			if (r.action === "handled") return "stop";
+			if (r.action === "transform" && typeof r.text === "string") {
+				payload.text = text = r.text;
+				if (r.images) payload.images = images = r.images;
+			}
+			return "ignore";
+		});
+		return decided?.action === "handled" ? undefined : { text, images };
+	}
+
 	/** One run: before_agent_start, the loop, agent_before_settle, agent_settled, then queued commands. */
-	async runPrompts(prompts: AgentMessage[], promptText?: string, images?: ImageContent[]): Promise<void> {
+	async runPrompts(prompts: AgentMessage[], promptText?: string, images?: ImageContent[], onAccepted?: (disposition: PromptDisposition) => void): Promise<void> {
 		this.enter();
 		try {
-			await this.runOnce(prompts, promptText, images);
+			await this.runOnce(prompts, promptText, images, onAccepted);
 		} finally {
 			this.leave();
 		}
 		await this.drainCommands();
 	}
 
-	private async runOnce(prompts: AgentMessage[], promptText: string | undefined, images: ImageContent[] | undefined): Promise<void> {
+	private async runOnce(prompts: AgentMessage[], promptText: string | undefined, images: ImageContent[] | undefined, onAccepted?: (disposition: PromptDisposition) => void): Promise<void> {
+		// A run that cannot start (busy, no model) fails before before_agent_start and settles nothing.
+		if (this.session.isStreaming) throw new BusyError();
+		if (!this.session.model) throw new NoModelError();
 		const all = [...prompts, ...this.nextTurn.splice(0)];
 		if (this.runner.has("before_agent_start")) {
 			const base = this.session.getSystemPrompt();
@@ -555,6 +592,7 @@ export class ExtensionHost {
 			this.session.overrideSystemPrompt(chained);
 		}
 		let outcome: "completed" | "aborted" | "error" = "completed";
+		onAccepted?.("started");
 		try {
 			await this.session.run(all);
 			outcome = this.lastOutcome();
@@ -566,8 +604,14 @@ export class ExtensionHost {
 				outcome = this.lastOutcome();
 			}
 		} finally {
-			if (this.runner.has("agent_settled")) await this.runner.emit("agent_settled", { outcome });
+			await this.settled(outcome);
 		}
+	}
+
+	/** Nothing more will happen on its own: extensions hear agent_settled, then the session's listeners (json, rpc). */
+	private async settled(outcome: "completed" | "aborted" | "error"): Promise<void> {
+		if (this.runner.has("agent_settled")) await this.runner.emit("agent_settled", { outcome });
+		await this.session.publish({ type: "agent_settled", aborted: outcome === "aborted" });
 	}
 
 	private lastOutcome(): "completed" | "aborted" | "error" {

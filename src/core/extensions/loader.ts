@@ -3,11 +3,11 @@
 // caller's decision (start-up: exit 1; /reload: show it and continue).
 import { ENV } from "../../config.ts";
 import { ExtensionExitError, whileLoading } from "../exit-guard.ts";
-import { detail } from "../timing.ts";
+import { detail, partsLabel } from "../timing.ts";
 import { createExtension, createExtensionAPI, ExtensionRuntime } from "./api.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import { createEventBus, type EventBusController } from "./event-bus.ts";
-import { cacheToken, describeLoadError, importExtensionModule } from "./module-import.ts";
+import { cacheToken, describeLoadError, importExtensionModule, installNativeLoader } from "./module-import.ts";
 import type { Extension, ExtensionFactory, SourceInfo } from "./types.ts";
 
 export type LoadStage = "resolve" | "import" | "factory" | "conflict";
@@ -76,7 +76,10 @@ function findConflict(extension: Extension, loaded: Extension[]): string | undef
 	return undefined;
 }
 
-/** Run one factory against a fresh API; commit on success, discard on any failure. */
+/**
+ * Run one factory against a fresh API; commit on success, discard on any failure. Returns the ms
+ * spent in the factory itself (the rest is our API set-up, conflict check and commit).
+ */
 export async function initializeExtension(
 	factory: ExtensionFactory,
 	extension: Extension,
@@ -84,13 +87,16 @@ export async function initializeExtension(
 	bus: EventBusController,
 	loaded: Extension[],
 	timeoutMs: number,
-): Promise<void> {
+): Promise<number> {
 	const load = createExtensionAPI(extension, runtime, bus);
 	try {
+		const started = performance.now();
 		await withDeadline(Promise.resolve().then(() => factory(load.api)), timeoutMs, "factory");
+		const factoryMs = performance.now() - started;
 		const conflict = findConflict(extension, loaded);
 		if (conflict) throw new ExtensionLoadError(extension.path, "conflict", conflict, extension.sourceInfo);
 		load.commit();
+		return factoryMs;
 	} catch (error) {
 		load.discard();
 		throw error;
@@ -118,6 +124,7 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 	const token = cacheToken(options.cwd);
 	const extensions: Extension[] = [];
 	const errors: ExtensionLoadError[] = [];
+	if (entries.length > 0) await installNativeLoader();
 	for (const entry of entries) {
 		if (entry.missing) {
 			errors.push(new ExtensionLoadError(entry.path, "resolve", entry.missingReason ?? `Extension path does not exist: ${entry.resolvedPath}`, entry.sourceInfo));
@@ -126,6 +133,7 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 		let stage: LoadStage = "import";
 		const started = performance.now();
 		let imported = started;
+		let factoryMs = 0;
 		try {
 			const { factory } = await whileLoading(entry.resolvedPath, () => withDeadline(importExtensionModule(entry.resolvedPath, token), timeoutMs, "import"));
 			imported = performance.now();
@@ -134,15 +142,15 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 			}
 			stage = "factory";
 			const extension = createExtension(entry.path, entry.resolvedPath, entry.sourceInfo);
-			await whileLoading(entry.resolvedPath, () => initializeExtension(factory as ExtensionFactory, extension, runtime, eventBus, extensions, timeoutMs));
+			factoryMs = await whileLoading(entry.resolvedPath, () => initializeExtension(factory as ExtensionFactory, extension, runtime, eventBus, extensions, timeoutMs));
 			extensions.push(extension);
 		} catch (error) {
 			errors.push(toLoadError(error, entry, stage, timeoutMs));
 		} finally {
 			const done = performance.now();
 			if (stage === "import") imported = done;
-			const ms = (n: number) => n.toFixed(2);
-			detail(`${entry.resolvedPath}  resolve ${ms(entry.resolveMs)} · import ${ms(imported - started)} · factory ${ms(done - imported)}`, entry.resolveMs + done - started);
+			const parts: [string, number][] = [["resolve", entry.resolveMs], ["import", imported - started], ["factory", factoryMs], ["commit", done - imported - factoryMs]];
+			detail(partsLabel(entry.resolvedPath, parts), entry.resolveMs + done - started);
 		}
 	}
 	return { extensions, errors, runtime, eventBus };

@@ -1,6 +1,6 @@
 // The `anthropic-messages` wire protocol: Anthropic's messages API, streamed, through the official
 // SDK (imported on first use). Thinking blocks keep their signatures so they can be sent back.
-import { mark } from "../timing.ts";
+import { inPhase } from "../timing.ts";
 import type { EventStream } from "./event-stream.ts";
 import { adaptiveEffort, thinkingBudget } from "./thinking.ts";
 import { transformMessages } from "./transform-messages.ts";
@@ -23,13 +23,11 @@ export interface AnthropicCompat {
 /** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
 export function runAnthropicMessages(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
 	return runWire(stream, model, options, async (output) => {
-		const { default: Anthropic } = await import("@anthropic-ai/sdk");
-		mark("import anthropic sdk");
+		const { default: Anthropic } = await inPhase("sdk import", () => import("@anthropic-ai/sdk"));
 		// The explicit apiKey keeps the SDK from reading ANTHROPIC_* variables or credential files.
 		const client = new Anthropic(sdkClientOptions(model, options));
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		const events = await client.messages.create(params as never, { signal: options?.signal });
-		mark("response head");
 		const blocks = new BlockWriter(stream, output);
 		let toolIndex = -1;
 		let stopReason: string | undefined;
@@ -67,7 +65,6 @@ export function runAnthropicMessages(stream: EventStream, model: Model, context:
 			}
 		}
 		blocks.close();
-		mark("response read");
 		if (!stopped) throw incompleteResponse(model);
 		output.stopReason = stopReasonOf(stopReason);
 		if (stopReason === "refusal") output.errorMessage = `${model.provider} declined to answer (refusal)`;

@@ -1,6 +1,6 @@
 // The `openai-completions` wire protocol: OpenAI chat completions, streamed, through the official
 // SDK (imported on first use). Also serves every compatible server; `model.compat` covers their quirks.
-import { mark } from "../timing.ts";
+import { inPhase } from "../timing.ts";
 import type { EventStream } from "./event-stream.ts";
 import { reasoningEffort } from "./thinking.ts";
 import { transformMessages } from "./transform-messages.ts";
@@ -42,13 +42,11 @@ export function resolveOpenAICompat(model: Model): OpenAICompat {
 /** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
 export function runOpenAICompletions(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
 	return runWire(stream, model, options, async (output) => {
-		const { default: OpenAI } = await import("openai");
-		mark("import openai sdk");
+		const { default: OpenAI } = await inPhase("sdk import", () => import("openai"));
 		// Explicit nulls keep the SDK from reading OPENAI_* variables meant for another provider.
 		const client = new OpenAI({ ...sdkClientOptions(model, options), adminAPIKey: null, organization: null, project: null });
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		const chunks = await client.chat.completions.create(params as never, { signal: options?.signal });
-		mark("response head");
 		const blocks = new BlockWriter(stream, output);
 		const toolBlocks = new Map<number, number>();
 		let finishReason: string | undefined;
@@ -72,7 +70,6 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 			if (choice.finish_reason) finishReason = choice.finish_reason;
 		}
 		blocks.close();
-		mark("response read");
 		if (!finishReason) throw incompleteResponse(model);
 		output.stopReason = stopReasonOf(finishReason, blocks.hasToolCalls);
 		if (finishReason === "content_filter") output.errorMessage = `${model.provider} stopped the response (content filter)`;

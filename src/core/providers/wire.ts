@@ -4,6 +4,7 @@ import type { EventStream } from "./event-stream.ts";
 import { parseStreamingJson } from "./partial-json.ts";
 import type { AssistantMessage, Model, StreamOptions, TextContent, ThinkingContent, ToolCall, Usage } from "./types.ts";
 import { emptyUsage } from "./types.ts";
+import { enterPhase, timingEnabled } from "../timing.ts";
 
 export function newAssistantMessage(model: Model): AssistantMessage {
 	return {
@@ -297,6 +298,21 @@ export function hookedFetch(options: StreamOptions | undefined): typeof fetch | 
 	return hooked as typeof fetch;
 }
 
+/** With AGENT_TIMING, `fetch` charged to the turn's "response head" phase until the head arrives, then "stream". */
+function phasedFetch(hooked: typeof fetch | undefined): typeof fetch | undefined {
+	if (!timingEnabled()) return hooked;
+	const f = hooked ?? fetch;
+	const timed = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+		enterPhase("response head");
+		try {
+			return await f(input, init);
+		} finally {
+			enterPhase("stream");
+		}
+	};
+	return timed as typeof fetch;
+}
+
 // Keyless servers (Ollama, llama.cpp) ignore the key, but both SDKs refuse to run without one.
 const PLACEHOLDER_KEY = "no-api-key";
 
@@ -307,7 +323,7 @@ export function sdkClientOptions(model: Model, options: StreamOptions | undefine
 		baseURL: model.baseUrl,
 		maxRetries: 0,
 		defaultHeaders: { ...model.headers, ...options?.headers },
-		fetch: hookedFetch(options),
+		fetch: phasedFetch(hookedFetch(options)),
 		logLevel: "off" as const,
 	};
 }

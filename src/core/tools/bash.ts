@@ -61,6 +61,8 @@ export interface ExecuteBashOptions {
 	env?: Record<string, string | undefined>;
 	/** Called as output arrives with the tail as the model would see it. */
 	onOutput?: (tail: TruncationResult, fullOutputPath: string | undefined) => void;
+	/** Called with each piece of output as it arrives, all of it, uncut (rpc's bash_execution_update). */
+	onChunk?: (text: string) => void;
 }
 
 /** Coalesce output bursts into at most one update per this many milliseconds. */
@@ -70,9 +72,22 @@ export async function executeBash(command: string, options: ExecuteBashOptions):
 	const operations = options.operations ?? createLocalBashOperations();
 	const output = new TailOutput("bash");
 	let scheduled: ReturnType<typeof setTimeout> | undefined;
+	// stream: a multi-byte character cut between two chunks is decoded whole.
+	const decoder = options.onChunk ? new TextDecoder() : undefined;
+	let updated = false;
 	const onData = (data: Buffer) => {
 		output.push(data);
+		if (decoder) {
+			const text = decoder.decode(data, { stream: true });
+			if (text) options.onChunk?.(text);
+		}
 		if (!options.onOutput || scheduled) return;
+		// The first output goes out at once, so even a quick command reports progress; bursts after it coalesce.
+		if (!updated) {
+			updated = true;
+			options.onOutput(output.snapshot(), output.fullOutputPath);
+			return;
+		}
 		scheduled = setTimeout(() => {
 			scheduled = undefined;
 			options.onOutput?.(output.snapshot(), output.fullOutputPath);
@@ -100,6 +115,8 @@ export async function executeBash(command: string, options: ExecuteBashOptions):
 		}
 	} finally {
 		clearTimeout(scheduled);
+		const rest = decoder?.decode();
+		if (rest) options.onChunk?.(rest);
 	}
 	const truncation = output.finish();
 	return {

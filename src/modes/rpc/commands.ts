@@ -1,22 +1,36 @@
 // The rpc command table: each command's fields (a typebox schema, checked before it runs) and
-// what it does to the session. A handler returns the response's `data` (undefined for none) or
-// throws; the caller turns either into the response line.
+// what it does to the session, with pi 1.6's response `data`. A handler returns the data
+// (undefined for none) or throws; the caller turns either into the response line.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { Type, type Static, type TSchema } from "typebox";
 import { Value } from "typebox/value";
 import type { AgentSession } from "../../core/agent-session.ts";
-import type { ExtensionHost, SubmitOptions } from "../../core/extensions/host.ts";
+import type { ExtensionHost, PromptDisposition, SubmitOptions } from "../../core/extensions/host.ts";
 import type { ModelRegistry } from "../../core/providers/registry.ts";
-import { clampThinkingLevel } from "../../core/providers/thinking.ts";
+import { clampThinkingLevel, supportedThinkingLevels } from "../../core/providers/thinking.ts";
 import { THINKING_LEVELS, type Model } from "../../core/providers/types.ts";
+import { VERSION } from "../../config.ts";
+
+/**
+ * What `get_state` reports as `protocolVersion`: 2 is pi 1.6's command set, responses and event
+ * stream (dispositions, agent_settled, delta-only message_update); 1 was pi 0.73's.
+ */
+export const RPC_PROTOCOL_VERSION = 2;
 
 /** What a command handler works with. */
 export interface RpcCommandContext {
 	session: AgentSession;
 	host: ExtensionHost;
 	registry: ModelRegistry;
-	/** host.submit with the response sent as soon as the prompt is accepted; resolves then (or on error, rejects). */
+	/** The command's id, if it had one (bash_execution_update repeats it). */
+	id: string | number | undefined;
+	/** Write an event line. */
+	emit(record: Record<string, unknown>): void;
+	/**
+	 * host.submit, with the response sent as soon as the disposition is known; resolves when the
+	 * submission is over, rejects when it failed before it was accepted.
+	 */
 	submit(text: string, options: SubmitOptions): Promise<void>;
 }
 
@@ -36,19 +50,15 @@ const Message = Type.Object({ message: Type.String(), images: Type.Optional(Type
 const QueueMode = Type.Object({ mode: Type.Enum(["all", "one-at-a-time"]) });
 const Enabled = Type.Object({ enabled: Type.Boolean() });
 
-/** Steer and follow-up messages wait in a queue; an extension command cannot wait there. */
-function rejectExtensionCommand(host: ExtensionHost, text: string, kind: string): void {
-	if (!text.startsWith("/")) return;
-	const name = text.slice(1).split(/\s/, 1)[0];
-	if (host.resolvedCommands().some((c) => c.invocationName === name || c.name === name)) {
-		throw new Error(`Extension command "/${name}" cannot be queued as a ${kind} message; send it with the prompt command, which runs it at once.`);
-	}
-}
-
 /** Set a model and bring the thinking level within what it supports. */
 async function applyModel(rpc: RpcCommandContext, model: Model, source: "set" | "cycle"): Promise<void> {
 	if (!(await rpc.host.setModel(model, source))) throw new Error(`No API key for ${model.provider}/${model.id}: configure one in ~/.agent/auth.json or the provider's environment variable.`);
 	rpc.host.setThinkingLevel(clampThinkingLevel(model, rpc.session.thinkingLevel));
+}
+
+/** steer / follow_up: the disposition of text queued for the run (`handled` when an input handler took it). */
+async function queue(rpc: RpcCommandContext, c: Static<typeof Message>, kind: "steer" | "followUp"): Promise<{ disposition: PromptDisposition }> {
+	return { disposition: await rpc.host.queueInput(c.message, kind, { images: c.images, source: "rpc" }) };
 }
 
 export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
@@ -56,17 +66,14 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 	prompt: command(Type.Object({ ...Message.properties, streamingBehavior: Type.Optional(Type.Enum(["steer", "followUp"])) }), (c, rpc) =>
 		rpc.submit(c.message, { images: c.images, source: "rpc", streamingBehavior: c.streamingBehavior as SubmitOptions["streamingBehavior"] }),
 	),
-	steer: command(Message, async (c, rpc) => {
-		rejectExtensionCommand(rpc.host, c.message, "steering");
-		await rpc.session.steer(c.message, c.images);
+	steer: command(Message, (c, rpc) => queue(rpc, c, "steer")),
+	follow_up: command(Message, (c, rpc) => queue(rpc, c, "followUp")),
+	abort: command(NoFields, async (_c, { session, host }) => {
+		await session.abort();
+		// After agent_settled: what the run's boundaries and handlers do on the way out is over too.
+		await host.waitForIdle({ commands: false });
 	}),
-	follow_up: command(Message, async (c, rpc) => {
-		rejectExtensionCommand(rpc.host, c.message, "follow-up");
-		await rpc.session.followUp(c.message, c.images);
-	}),
-	abort: command(NoFields, async (_c, rpc) => {
-		await rpc.session.abort();
-	}),
+	clear_queue: command(NoFields, (_c, { session }) => session.clearQueue()),
 
 	// ---- state ----
 	get_state: command(NoFields, (_c, { session }) => ({
@@ -82,6 +89,8 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 		autoCompactionEnabled: session.autoCompactionEnabled,
 		messageCount: session.messages.length,
 		pendingMessageCount: session.pendingMessageCount,
+		protocolVersion: RPC_PROTOCOL_VERSION,
+		agentVersion: VERSION,
 	})),
 	get_messages: command(NoFields, (_c, { session }) => ({ messages: session.messages })),
 
@@ -110,6 +119,9 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 		host.setThinkingLevel(next);
 		return { level: session.thinkingLevel };
 	}),
+	get_available_thinking_levels: command(NoFields, (_c, { session }) => ({
+		levels: session.model?.reasoning ? supportedThinkingLevels(session.model) : ["off"],
+	})),
 
 	// ---- queues, compaction, retry ----
 	set_steering_mode: command(QueueMode, (c, { session }) => session.setSteeringMode(c.mode as "all" | "one-at-a-time")),
@@ -119,14 +131,22 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 	set_auto_retry: command(Enabled, (c, { session }) => session.setAutoRetryEnabled(c.enabled)),
 	abort_retry: command(NoFields, (_c, { session }) => session.abortRetry()),
 
-	// ---- bash: recorded for the next prompt; no user_bash event (reference §7.4) ----
-	bash: command(Type.Object({ command: Type.String() }), async (c, { session }) => {
-		const r = await session.executeBash(c.command);
+	// ---- bash: recorded for the next prompt; the output streams as bash_execution_update ----
+	bash: command(Type.Object({ command: Type.String(), excludeFromContext: Type.Optional(Type.Boolean()) }), async (c, { session, id, emit }) => {
+		const r = await session.executeBash(c.command, {
+			excludeFromContext: c.excludeFromContext,
+			onChunk: (delta) => emit({ type: "bash_execution_update", ...(id !== undefined ? { id } : {}), delta }),
+		});
 		return { output: r.output, exitCode: r.exitCode ?? null, cancelled: r.cancelled, truncated: r.truncated, ...(r.fullOutputPath ? { fullOutputPath: r.fullOutputPath } : {}) };
 	}),
 	abort_bash: command(NoFields, (_c, { session }) => session.abortBash()),
 
 	// ---- sessions ----
+	// A self-contained HTML transcript of the current branch; relative paths are from the agent's folder.
+	export_html: command(Type.Object({ outputPath: Type.Optional(Type.String()) }), async (c, { session }) => {
+		const { exportSessionToHtml } = await import("../../core/export/session-html.ts");
+		return { path: exportSessionToHtml(session.session, c.outputPath, session.cwd) };
+	}),
 	get_session_stats: command(NoFields, (_c, { session }) => {
 		const contextUsage = session.getContextUsage();
 		return { ...session.getSessionStats(), ...(contextUsage ? { contextUsage } : {}) };
@@ -143,11 +163,22 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 	}),
 	clone: command(NoFields, async (_c, { session }) => {
 		const leaf = session.session.getLeafId();
-		if (!leaf) throw new Error("Nothing to clone yet: the session has no entries.");
+		if (!leaf) throw new Error("Cannot clone session: no current entry selected (the session has no entries yet).");
 		const result = await session.fork(leaf, "at");
 		return { cancelled: result.cancelled };
 	}),
 	get_fork_messages: command(NoFields, (_c, { session }) => ({ messages: session.forkMessages() })),
+	// Every entry in append order (all branches, before compactions too); `since` is a durable cursor.
+	get_entries: command(Type.Object({ since: Type.Optional(Type.String()) }), (c, { session }) => {
+		let entries = session.session.getEntries();
+		if (c.since !== undefined) {
+			const at = entries.findIndex((e) => e.id === c.since);
+			if (at < 0) throw new Error(`Entry not found: ${c.since} (get_entries without "since" lists every entry id).`);
+			entries = entries.slice(at + 1);
+		}
+		return { entries, leafId: session.session.getLeafId() };
+	}),
+	get_tree: command(NoFields, (_c, { session }) => ({ tree: session.session.getTree(), leafId: session.session.getLeafId() })),
 	get_last_assistant_text: command(NoFields, (_c, { session }) => ({ text: session.lastAssistantText() ?? null })),
 	set_session_name: command(Type.Object({ name: Type.String() }), (c, { host }) => {
 		const name = c.name.trim();

@@ -46,3 +46,18 @@ export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (lin
 	for await (const chunk of stream) splitter.push(chunk);
 	splitter.end();
 }
+
+/**
+ * The `id` of a line that is not valid JSON (cut short, a stray comma), when it can still be
+ * read: a top-level-looking `"id": "…"` or `"id": 12`. Undefined when there is none.
+ */
+export function salvageId(line: string): string | number | undefined {
+	const match = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)\s*[,}]/.exec(line);
+	if (!match) return undefined;
+	try {
+		const value: unknown = JSON.parse(match[1]!);
+		return typeof value === "string" || typeof value === "number" ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}

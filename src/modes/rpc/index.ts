@@ -3,12 +3,13 @@
 // so a dialog's answer or a steer gets through while a prompt runs.
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
 import type { AgentSession } from "../../core/agent-session.ts";
-import type { ExtensionHost, SubmitOptions } from "../../core/extensions/host.ts";
+import type { ExtensionHost, PromptDisposition, SubmitOptions } from "../../core/extensions/host.ts";
 import { onExtensionExit } from "../../core/exit-guard.ts";
 import { endAllProcessGroups } from "../../core/process-groups.ts";
 import { writeStderr, writeStdout } from "../../stdio.ts";
 import { COMMANDS, checkFields, type RpcCommandContext, type RpcCommandSpec } from "./commands.ts";
-import { readLines, serializeLine } from "./framing.ts";
+import { saveFailedEvent, toWireEvent } from "../wire-event.ts";
+import { readLines, salvageId, serializeLine } from "./framing.ts";
 import { RpcUI } from "./ui.ts";
 
 export interface RpcIO {
@@ -30,7 +31,7 @@ function errorText(error: unknown): string {
 export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial<RpcIO> = {}): Promise<number> {
 	const write = io.write ?? writeStdout;
 	const writeError = io.writeError ?? writeStderr;
-	const send = (record: Record<string, unknown>) => write(serializeLine(record));
+	const send = (record: object) => write(serializeLine(record));
 	const respond = (id: CommandId, command: string, outcome: { data?: unknown } | { error: string }) =>
 		send({ ...(id !== undefined ? { id } : {}), type: "response", command, ...("error" in outcome ? { success: false, error: outcome.error } : { success: true, ...outcome }) });
 
@@ -41,6 +42,7 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 		extensionPaths: () => (host?.extensions ?? options.extensions?.loaded?.extensions ?? []).map((e) => e.resolvedPath),
 	});
 	const stop = new Shutdown();
+	let unsubscribe: (() => void) | undefined;
 	const created = await createAgentSession({
 		...options,
 		mode: "rpc",
@@ -49,27 +51,29 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 		onExtensionError: (r) => send({ type: "extension_error", extensionPath: r.extensionPath, event: r.event, error: r.error }),
 		// Reference §7.4: takes effect once the commands in flight are done.
 		onShutdown: () => stop.request(0),
+		// Before session_start: what its handlers emit (entries, notifications) reaches the client.
+		onSessionCreated: (session) => {
+			unsubscribe = session.subscribe((event) => send(toWireEvent(event)));
+			session.setWriteErrorHandler((error) => {
+				writeError(`Warning: ${error.message}\n`);
+				send(saveFailedEvent(error));
+			});
+		},
 	});
 	host = created.host;
 	const { session, registry } = created;
 	for (const w of created.warnings) writeError(`Warning: ${w}\n`);
-	session.session.setWriteErrorHandler((error) => writeError(`Warning: ${error.message}\n`));
 
-	// Prompts waiting to be accepted, oldest first; a run's agent_start accepts the oldest.
-	const waitingForStart: (() => void)[] = [];
-	const unsubscribe = session.subscribe((event) => {
-		if (event.type === "agent_start") waitingForStart.shift()?.();
-		send(event);
-	});
-
-	const submit = async (text: string, submitOptions: SubmitOptions, accept: () => void): Promise<void> => {
+	/** A prompt: answered with its disposition as soon as that is known, or with the error that stopped it first. */
+	const submit = async (text: string, submitOptions: SubmitOptions, accept: (disposition: PromptDisposition) => void): Promise<void> => {
 		let accepted = false;
-		const onStart = () => {
-			accepted = true;
-			accept();
-		};
-		waitingForStart.push(onStart);
-		const run = host!.submit(text, submitOptions);
+		const run = host!.submit(text, {
+			...submitOptions,
+			onAccepted: (disposition) => {
+				accepted = true;
+				accept(disposition);
+			},
+		});
 		stop.track(run);
 		try {
 			const result = await run;
@@ -77,9 +81,6 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 		} catch (error) {
 			if (!accepted) throw error;
 			writeError(`Error: ${errorText(error)}\n`);
-		} finally {
-			const i = waitingForStart.indexOf(onStart);
-			if (i >= 0) waitingForStart.splice(i, 1);
 		}
 	};
 
@@ -91,7 +92,7 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 			answered = true;
 			respond(id, type, outcome);
 		};
-		const rpc: RpcCommandContext = { session, host: host!, registry, submit: (text, o) => submit(text, o, () => answer({})) };
+		const rpc: RpcCommandContext = { session, host: host!, registry, id, emit: send, submit: (text, o) => submit(text, o, (disposition) => answer({ data: { disposition } })) };
 		// Tracked before it starts, so a ctx.shutdown() inside waits for this command's answer.
 		const task = Promise.resolve().then(async () => {
 			try {
@@ -110,15 +111,19 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 		try {
 			parsed = JSON.parse(line);
 		} catch (error) {
-			respond(undefined, "parse", { error: `Failed to parse command: ${errorText(error)}` });
+			// A line cut short may still name its id: answer it, so the client is not left waiting.
+			respond(salvageId(line), "parse", { error: `Failed to parse command: ${errorText(error)}` });
 			return;
 		}
-		if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || typeof (parsed as { type?: unknown }).type !== "string") {
-			respond(undefined, "parse", { error: `Failed to parse command: expected a JSON object with a string "type", got ${line.length > 80 ? `${line.slice(0, 80)}…` : line}` });
+		const record = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+		const id = record && (typeof record.id === "string" || typeof record.id === "number") ? record.id : undefined;
+		if (!record || typeof record.type !== "string") {
+			respond(id, typeof record?.type === "string" ? record.type : "parse", {
+				error: `Failed to parse command: expected a JSON object with a string "type", got ${line.length > 80 ? `${line.slice(0, 80)}…` : line}`,
+			});
 			return;
 		}
-		const command = parsed as Record<string, unknown> & { type: string };
-		const id = typeof command.id === "string" || typeof command.id === "number" ? command.id : undefined;
+		const command = record as Record<string, unknown> & { type: string };
 		if (command.type === "extension_ui_response") {
 			const problem = ui.handleResponse(command);
 			if (problem) respond(id, "extension_ui_response", { error: problem });
@@ -126,7 +131,7 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 		}
 		const spec = Object.hasOwn(COMMANDS, command.type) ? COMMANDS[command.type] : undefined;
 		if (!spec) {
-			respond(undefined, command.type, { error: `Unknown command: ${command.type}` });
+			respond(id, command.type, { error: `Unknown command: ${command.type}` });
 			return;
 		}
 		const problem = checkFields(command.type, spec, command);
@@ -155,7 +160,7 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 	const code = await stop.done;
 	for (const [name, handler] of signals) process.off(name, handler);
 	stopExitListening();
-	unsubscribe();
+	unsubscribe?.();
 	ui.close();
 	await host.shutdown();
 	return code;

@@ -6,7 +6,7 @@ import { plainTheme } from "../../core/extensions/ui-noop.ts";
 
 export interface RpcUIOptions {
 	/** Writes one protocol record to stdout. */
-	send(record: Record<string, unknown>): void;
+	send(record: object): void;
 	/** A line for the person running the agent (stderr). */
 	note(text: string): void;
 	/** Paths of the loaded extension files, to name the one calling an unavailable method. */

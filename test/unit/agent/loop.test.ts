@@ -16,7 +16,9 @@ function echoTool(log: string[], opts: Partial<AgentTool> = {}): AgentTool {
 		async execute(_id, params: any, _signal, onUpdate) {
 			log.push(`start ${params.text}`);
 			onUpdate?.({ content: [{ type: "text", text: "partial" }], details: undefined });
-			await Bun.sleep(params.text === "slow" ? 30 : 1);
+			// "slow" ends only after "fast" has (when they may overlap): an order, not a race against the clock.
+			if (params.text === "slow" && opts.executionMode !== "sequential") while (!log.includes("end fast")) await Bun.sleep(1);
+			else await Bun.sleep(1);
 			log.push(`end ${params.text}`);
 			return { content: [{ type: "text", text: `echo: ${params.text}`.repeat(params.times ?? 1) }], details: { text: params.text } };
 		},

@@ -1,0 +1,30 @@
+// `npm run bench`: every benchmark, one agent binary built once, each result as it finishes, then
+// one table of the goals and which are met. Rounds per bench are chosen to finish well inside 10
+// minutes on 2 cores; `--runs N` sets them all. PI_COMPARE=1 adds pi 1.6.0 where it applies.
+//   bun scripts/bench/all.ts [--runs N] [--json] [--binary path] [--no-minify] [--no-bytecode]
+import { bench as dispatch } from "./dispatch.ts";
+import { bench as extensions } from "./extensions.ts";
+import { bench as interactive } from "./interactive.ts";
+import { type BenchEntry, runBenches } from "./lib.ts";
+import { bench as roundtrip } from "./roundtrip.ts";
+import { bench as sessions } from "./sessions.ts";
+import { bench as startup } from "./startup.ts";
+import { bench as tools } from "./tools.ts";
+
+/** Every benchmark `npm run bench` runs, in order. Add yours here. */
+export const BENCHES: BenchEntry[] = [
+	{ bench: startup, runs: 31 },
+	{ bench: roundtrip, runs: 31 },
+	{ bench: extensions, runs: 21 },
+	{ bench: tools, runs: 15 },
+	{ bench: sessions, runs: 15 },
+	{ bench: interactive, runs: 21 },
+	{ bench: dispatch, runs: 7, agent: false },
+];
+
+if (import.meta.main) {
+	const started = performance.now();
+	const code = await runBenches(BENCHES, process.argv.slice(2));
+	process.stderr.write(`npm run bench: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+	process.exit(code);
+}

@@ -1,0 +1,83 @@
+// What a run imports, read from the binary itself: with AGENT_DEBUG_CHUNKS=1 it names the bundle
+// chunks it loaded, and dist/agent.chunks.json (written by the build) says which sources each holds.
+// `agent -ne -p` must never load jiti, the MCP SDK or client, the TUI (pi-tui, the interactive mode)
+// or an SDK it does not use. Checked by source path, so modules others add later are covered too.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
+
+const repoRoot = resolve(import.meta.dir, "../..");
+
+/** Sources a print-mode `-ne` run must not import, by what they are. */
+const NEVER_IN_PRINT: Record<string, RegExp> = {
+	jiti: /^node_modules\/jiti\//,
+	"the MCP SDK": /^node_modules\/@modelcontextprotocol\//,
+	"the MCP client": /^src\/core\/mcp\//,
+	"pi-tui": /^node_modules\/@(earendil-works|mariozechner)\/pi-tui\//,
+	"the interactive mode": /^src\/modes\/interactive\/index\.ts$/,
+	"the trust prompt (@clack/prompts)": /^node_modules\/@clack\//,
+};
+
+interface ChunkMap {
+	chunks: Record<string, string[]>;
+	entry: string;
+}
+
+function chunkMap(): ChunkMap {
+	const path = join(repoRoot, "dist", "agent.chunks.json");
+	if (!existsSync(path)) throw new Error(`${path} is missing: build with "npm run build" (scripts/build.ts writes it beside dist/agent)`);
+	return JSON.parse(readFileSync(path, "utf8")) as ChunkMap;
+}
+
+/** Every source the run loaded: the entry chunk's and those of each chunk it reported. */
+function loadedSources(stderr: string): string[] {
+	const line = stderr.split("\n").find((l) => l.startsWith("Loaded chunks: "));
+	if (!line) throw new Error(`no "Loaded chunks:" line on stderr:\n${stderr}`);
+	const map = chunkMap();
+	const names = [map.entry, ...line.slice("Loaded chunks: ".length).split(" ").filter(Boolean)];
+	return names.flatMap((name) => map.chunks[name] ?? []);
+}
+
+function loadedKinds(sources: string[], kinds: Record<string, RegExp>): string[] {
+	return Object.entries(kinds)
+		.filter(([, pattern]) => sources.some((s) => pattern.test(s)))
+		.map(([kind]) => kind);
+}
+
+async function run(world: MockWorld, argv: string[]): Promise<string[]> {
+	const r = await world.run(argv, { env: { AGENT_DEBUG_CHUNKS: "1" } });
+	expect(r.code).toBe(0);
+	return loadedSources(r.stderr);
+}
+
+describe("lazy loading, as the binary reports it", () => {
+	test("agent -ne -p loads the SDK it uses and none of jiti, MCP, the TUI, the trust prompt or the other SDK", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "hi" });
+		const sources = await run(world, ["-ne", "--no-session", "--model", MODEL.openai, "-p", "hello"]);
+		// The map works: what a run must load is found.
+		expect(sources).toContain("src/main.ts");
+		expect(sources.some((s) => s.startsWith("node_modules/openai/"))).toBe(true);
+		expect(loadedKinds(sources, NEVER_IN_PRINT)).toEqual([]);
+		expect(sources.some((s) => s.startsWith("node_modules/@anthropic-ai/sdk/"))).toBe(false);
+		expect(sources.some((s) => s.startsWith("src/core/extensions/loader.ts"))).toBe(false);
+	});
+
+	test("the same holds with a session saved and the Anthropic protocol", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "hi" });
+		const sources = await run(world, ["-ne", "--model", MODEL.anthropic, "-p", "hello"]);
+		expect(sources.some((s) => s.startsWith("node_modules/@anthropic-ai/sdk/"))).toBe(true);
+		expect(sources.some((s) => s.startsWith("node_modules/openai/"))).toBe(false);
+		expect(loadedKinds(sources, NEVER_IN_PRINT)).toEqual([]);
+	});
+
+	test("the check can fail: a /reload goes through jiti, and the report says so", async () => {
+		await using world = await mockWorld();
+		world.write("project/reloader.ts", `export default function (pi) { pi.registerCommand("again", { handler: async (_a, ctx) => ctx.reload() }); }\n`);
+		const once = await run(world, ["-ne", "-e", "./reloader.ts", "--no-session", "--model", MODEL.openai, "-p", "/again"]);
+		expect(once).toContain("src/core/extensions/loader.ts");
+		expect(loadedKinds(once, NEVER_IN_PRINT)).toEqual(["jiti"]);
+	});
+});
