@@ -3,19 +3,12 @@
 // respects a tsconfig.json of the user's own.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
+import { typeCheck } from "../support/typecheck.ts";
 import { readMessages, readToolNames } from "../support/mock-llm.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
 
-const tsc = resolve(import.meta.dir, "../../node_modules/.bin/tsc");
-
-/** `tsc --noEmit -p <dir>`: stdout is where tsc prints its diagnostics. */
-export async function typeCheck(dir: string): Promise<{ code: number; output: string }> {
-	const proc = Bun.spawn([tsc, "--noEmit", "-p", dir], { cwd: dir, stdout: "pipe", stderr: "pipe" });
-	const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-	return { code, output: out + err };
-}
 
 describe("agent new extension", () => {
 	test("scaffolds a typed extension that passes tsc with only `agent types` output, and loads and runs as written", async () => {
