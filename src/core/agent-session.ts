@@ -87,6 +87,8 @@ export interface AgentSessionOptions {
 	toolContext?: () => unknown;
 	/** Settings `compaction`; missing fields take the defaults. */
 	compaction?: Partial<CompactionSettings>;
+	/** Stall detection for every provider request (settings `httpHeaderTimeoutMs`, `httpIdleTimeoutMs`). */
+	requestTimeouts?: StreamOptions["timeouts"];
 }
 
 
@@ -135,6 +137,7 @@ export class AgentSession {
 	private _steeringMode: QueueMode = "all";
 	private _followUpMode: QueueMode = "all";
 	private _autoRetryEnabled = true;
+	private readonly requestTimeouts: StreamOptions["timeouts"];
 	/** Aborted by abortRetry() to end the current retry wait. */
 	private retryCancel: AbortController | undefined;
 	private bashAbort: AbortController | undefined;
@@ -154,6 +157,7 @@ export class AgentSession {
 		this.messages = options.messages ? [...options.messages] : [];
 		this.hooks = options.hooks ?? {};
 		this.toolContext = options.toolContext ?? (() => ({}));
+		this.requestTimeouts = options.requestTimeouts;
 		this.compaction = new SessionCompactor(
 			{
 				get model() {
@@ -170,7 +174,7 @@ export class AgentSession {
 				complete: async (model, context, opts) => {
 					if (this.models.complete) return this.models.complete(model, context, opts);
 					const auth = await this.models.getApiKeyAndHeaders(model);
-					return this.models.stream(model, context, { ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
+					return this.models.stream(model, context, { timeouts: this.requestTimeouts, ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
 				},
 				publish: (event) => this.emit(event),
 				rebuildFromSession: () => this.rebuildFromSession(),
@@ -375,6 +379,7 @@ export class AgentSession {
 							headers: { ...auth.headers, ...fromHooks.headers },
 							reasoning: this._thinkingLevel === "off" ? undefined : this._thinkingLevel,
 							sessionId: this._session.getSessionId(),
+							...(this.requestTimeouts ? { timeouts: this.requestTimeouts } : {}),
 						};
 					},
 				},

@@ -38,6 +38,8 @@ import type {
 	VirtualModelConfig,
 } from "./types.ts";
 import { createNoopUI } from "./ui-noop.ts";
+import { ExtensionRenderers } from "./renderers.ts";
+import { setActiveRegistry } from "../providers/active-registry.ts";
 
 /** What `ctx.sessionManager` exposes: the reading half of the session manager (reference §3.1). */
 const SESSION_READERS = [
@@ -124,6 +126,8 @@ export class ExtensionHost {
 	readonly resources: ResourceSet | undefined;
 	ui: ExtensionUIContext;
 	hasUI: boolean;
+	/** Message and entry renderers, Markdown transformers and tool renderers, for the modes to draw with. */
+	readonly renderers = new ExtensionRenderers(() => this.extensions);
 	private readonly options: ExtensionHostOptions;
 	private runner: ExtensionRunner;
 	private commands: ResolvedCommand[] = [];
@@ -143,6 +147,8 @@ export class ExtensionHost {
 		this.options = options;
 		this.session = options.session;
 		this.registry = options.registry;
+		// pi-ai's getModel/stream/complete for extensions read this session's catalogue and keys.
+		setActiveRegistry(options.registry);
 		this.mode = options.mode;
 		this.loaded = options.loaded;
 		this.entries = options.entries;
