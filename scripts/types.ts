@@ -18,21 +18,17 @@ export interface TypesBundle {
 	types: string[];
 }
 
-/** Specifier → what its loader requires (a relative file or a package), or null for a plain object. */
-export function readModuleTable(text = readFileSync(TABLE, "utf8")): Map<string, string | null> {
-	const loaders = new Map<string, string | null>();
-	for (const m of text.matchAll(/const (\w+)(?:: ModuleLoader)? = \(\) => require\("([^"]+)"\)/g)) loaders.set(m[1]!, m[2]!);
-	for (const m of text.matchAll(/const (\w+): ModuleLoader = \(\) => (\w+);/g)) if (!loaders.has(m[1]!)) loaders.set(m[1]!, null);
-	const body = /export function virtualModules\(\)[^{]*\{\s*return \{([\s\S]*?)\n\t\};/.exec(text)?.[1];
-	if (!body) throw new Error(`types: cannot find the table in ${TABLE}`);
-	const table = new Map<string, string | null>();
-	for (const line of body.split("\n")) {
-		const m = /^\s*(?:"([^"]+)"|(\w+)):\s*(\w+)|^\s*(\w+),/.exec(line);
-		if (!m) continue;
-		const specifier = m[1] ?? m[2] ?? m[4]!;
-		const ident = m[3] ?? m[4]!;
-		if (!loaders.has(ident)) throw new Error(`types: "${specifier}" in ${TABLE} uses ${ident}, which is not a literal require() loader`);
-		table.set(specifier, loaders.get(ident)!);
+/**
+ * Specifier → what its loader requires (a file relative to virtual-modules/, or a package), read
+ * from the table itself: each loader is a literal `() => require("…")`, whose source says which.
+ */
+export async function readModuleTable(): Promise<Map<string, string>> {
+	const { virtualModules } = await import(TABLE);
+	const table = new Map<string, string>();
+	for (const [specifier, loader] of Object.entries(virtualModules() as Record<string, () => unknown>)) {
+		const target = /require\((["'])([^"']+)\1\)/.exec(String(loader))?.[2];
+		if (!target) throw new Error(`types: the loader of "${specifier}" in ${TABLE} is not a literal require(): ${String(loader)}`);
+		table.set(specifier, target);
 	}
 	return table;
 }
@@ -96,22 +92,20 @@ function addPackage(name: string, files: Record<string, string>, done: Set<strin
 
 /** Build the bundle: our emitted declarations, the packages they and the table name, and @types/node. */
 export async function buildTypesBundle(): Promise<TypesBundle> {
-	const table = readModuleTable();
-	const local = [...new Set([...table.values()].filter((t): t is string => t !== null && t.startsWith(".")))].map((t) => resolve(dirname(TABLE), t));
+	const table = await readModuleTable();
+	const local = [...new Set([...table.values()].filter((t) => t.startsWith(".")))].map((t) => resolve(dirname(TABLE), t));
 	const out = await emitDeclarations(local);
 	const files: Record<string, string> = {};
 	for (const file of walk(out, isDeclaration)) files[`coding-agent/${relative(out, file)}`] = readFileSync(file, "utf8");
-	files["empty.d.ts"] = "// A module served at run time whose types are not published yet.\nexport {};\n";
 	const packages = new Set<string>(["@types/node"]);
 	for (const text of Object.values(files)) for (const m of text.matchAll(/(?:from|import\()\s*"([^".][^"]*)"/g)) if (!m[1]!.startsWith("node:")) packages.add(packageOf(m[1]!));
-	for (const target of table.values()) if (target && !target.startsWith(".")) packages.add(packageOf(target));
+	for (const target of table.values()) if (!target.startsWith(".")) packages.add(packageOf(target));
 	const done = new Set<string>();
 	for (const name of packages) addPackage(name, files, done);
 
 	const paths: Record<string, string> = {};
 	for (const [specifier, target] of table) {
-		if (target === null) paths[specifier] = "empty.d.ts";
-		else if (target.startsWith(".")) paths[specifier] = `coding-agent/${relative(repo, resolve(dirname(TABLE), target)).replace(/\.ts$/, ".d.ts")}`;
+		if (target.startsWith(".")) paths[specifier] = `coding-agent/${relative(repo, resolve(dirname(TABLE), target)).replace(/\.ts$/, ".d.ts")}`;
 		else {
 			const name = packageOf(target);
 			paths[specifier] = `node_modules/${name}/${packageTypesEntry(dirname(Bun.resolveSync(`${name}/package.json`, repo)), target.slice(name.length + 1))}`;

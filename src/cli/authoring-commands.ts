@@ -73,7 +73,9 @@ export async function runTypesCommand(dir: string | undefined, print: boolean, c
 	mkdirSync(target, { recursive: true });
 	const written = await writeTypes(target);
 	const shown = (p: string) => relative(cwd, p) || ".";
-	const lines = [`Wrote declarations for ${written.specifiers.filter((s) => !s.includes("/") || s.startsWith("@")).join(", ")} (${written.files} files) to ${shown(written.typesDir)}/.`];
+	// One name per package: `typebox` covers `typebox/compile`, `@earendil-works/pi-ai` its subpaths.
+	const names = [...new Set(written.specifiers.map((s) => s.split("/").slice(0, s.startsWith("@") ? 2 : 1).join("/")))];
+	const lines = [`Wrote declarations for ${names.join(", ")} (${written.files} files) to ${shown(written.typesDir)}/.`];
 	if (written.tsconfig && !print) lines.push(`Wrote ${shown(written.tsconfig)}: editors now type-check the .ts files here, and so does "tsc --noEmit -p ${shown(target)}".`);
 	else {
 		lines.push(written.tsconfig ? "Its compilerOptions:" : `${shown(join(target, "tsconfig.json"))} is your own, so it was left as it is. Add these compilerOptions to it:`);
