@@ -57,7 +57,10 @@ export type SessionStateEvent =
 	/** No more automatic work for the run that just ended (after agent_end, boundaries and queued work). */
 	| { type: "agent_settled"; aborted: boolean }
 	/** An extension appended an entry to the session (pi.appendEntry). */
-	| { type: "entry_appended"; entry: SessionEntry };
+	| { type: "entry_appended"; entry: SessionEntry }
+	/** The session's display name changed; absent: cleared. */
+	| { type: "session_info_changed"; name: string | undefined }
+	| { type: "thinking_level_changed"; level: ThinkingLevel };
 export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent | SessionStateEvent;
 
 export interface PromptOptions {

@@ -326,12 +326,15 @@ export class ExtensionHost {
 	setSessionName(name: string): void {
 		this.session.setSessionName(name);
 		void this.runner.emit("session_info_changed", { name });
+		void this.session.publish({ type: "session_info_changed", name: this.session.session.getSessionName() });
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
 		const previousLevel = this.session.thinkingLevel;
 		this.session.setThinkingLevel(level);
-		if (this.session.thinkingLevel !== previousLevel) void this.runner.emit("thinking_level_select", { level: this.session.thinkingLevel, previousLevel });
+		if (this.session.thinkingLevel === previousLevel) return;
+		void this.runner.emit("thinking_level_select", { level: this.session.thinkingLevel, previousLevel });
+		void this.session.publish({ type: "thinking_level_changed", level: this.session.thinkingLevel });
 	}
 
 	/** A model served under another name that resolves to a real one per request. */
