@@ -28,3 +28,5 @@ export { AgentSession } from "./core/agent-session.ts";
 export * from "./core/compat/framework.ts";
 export { NotSupportedError } from "./core/compat/unsupported.ts";
 export type * from "./core/compat/pi-types.ts";
+export type { McpExposure, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./core/mcp/server-config.ts";
+export type { RegisteredMcpServer } from "./core/mcp/registry.ts";

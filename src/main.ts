@@ -64,6 +64,7 @@ async function printHelp(args?: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
 	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
 	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
+	if (args.command?.name === "mcp") return (await import("./cli/mcp-command.ts")).runMcpCommand(args.command.argv);
 	if (args.command?.name === "install") return (await import("./cli/package-commands.ts")).runInstallCommand(args.command.source, args.command.local, { allowScripts: args.command.allowScripts, offline: args.offline });
 	if (args.command?.name === "remove") return (await import("./cli/package-commands.ts")).runRemoveCommand(args.command.source, args.command.local);
 	if (args.command?.name === "update") return (await import("./cli/package-commands.ts")).runUpdateCommand(args.command.source, { allowScripts: args.command.allowScripts, offline: args.offline });
@@ -168,6 +169,7 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		noSkills: args.noSkills,
 		promptTemplates: args.promptTemplates,
 		noPromptTemplates: args.noPromptTemplates,
+		noMcp: args.noMcp,
 		packageSources: args.extensions,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,

@@ -30,6 +30,8 @@ export interface Args {
 	promptTemplates: string[];
 	noPromptTemplates: boolean;
 	noContextFiles: boolean;
+	/** `--no-mcp`: no MCP servers for this run. */
+	noMcp: boolean;
 	export?: string;
 	/** `--list-models` given; the value is the optional search term ("" for none). */
 	listModels?: string;
@@ -55,7 +57,9 @@ export type SubCommand =
 	| { name: "remove"; source: string; local: boolean }
 	| { name: "update"; source?: string; allowScripts: boolean }
 	| { name: "types"; dir?: string; print: boolean }
-	| { name: "new"; kind: "extension"; target: string };
+	| { name: "new"; kind: "extension"; target: string }
+	/** `agent mcp …`: its words are parsed by cli/mcp-command.ts. */
+	| { name: "mcp"; argv: string[] };
 
 /** Usage line of each subcommand with operands, for errors and `<subcommand> --help`. */
 export const SUBCOMMAND_USAGE: Record<string, string> = {
@@ -127,7 +131,7 @@ type Spec =
 
 type BoolKey =
 	| "print" | "continue" | "resume" | "noSession" | "noTools" | "noBuiltinTools" | "noExtensions" | "noSkills"
-	| "noPromptTemplates" | "noContextFiles" | "verbose" | "offline" | "help" | "version" | "approve" | "noApprove";
+	| "noPromptTemplates" | "noContextFiles" | "noMcp" | "verbose" | "offline" | "help" | "version" | "approve" | "noApprove";
 type StringKey = "provider" | "model" | "apiKey" | "systemPrompt" | "session" | "fork" | "sessionDir" | "export";
 type ListKey = "appendSystemPrompt" | "extensions" | "skills" | "promptTemplates";
 
@@ -169,6 +173,7 @@ const FLAGS: Record<string, Spec> = {
 	"-np": { kind: "bool", key: "noPromptTemplates" },
 	"--no-context-files": { kind: "bool", key: "noContextFiles" },
 	"-nc": { kind: "bool", key: "noContextFiles" },
+	"--no-mcp": { kind: "bool", key: "noMcp" },
 	"--export": { kind: "string", key: "export", value: "<file>" },
 	"--list-models": { kind: "listModels" },
 	"--verbose": { kind: "bool", key: "verbose" },
@@ -215,6 +220,7 @@ function emptyArgs(): Args {
 		promptTemplates: [],
 		noPromptTemplates: false,
 		noContextFiles: false,
+		noMcp: false,
 		verbose: false,
 		offline: false,
 		help: false,
@@ -239,6 +245,10 @@ export function parseArgs(argv: string[]): Args {
 	const sub = argv[0];
 	if (sub === "list" || sub === "trust") {
 		return parseSubcommand(sub, argv.slice(1), args);
+	}
+	if (sub === "mcp") {
+		args.command = { name: "mcp", argv: argv.slice(1) };
+		return args;
 	}
 	if (sub !== undefined && ["install", "remove", "uninstall", "update", "types", "new"].includes(sub)) {
 		return parseOperandSubcommand(sub, argv.slice(1), args);

@@ -410,6 +410,7 @@ export async function executeToolCall(
 			},
 			config.toolContext,
 		);
+		if (result.isError) isError = true;
 		if (result.terminate) terminate = true;
 	} catch (error) {
 		result = textResult(error instanceof Error ? error.message : String(error));

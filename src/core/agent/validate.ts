@@ -9,7 +9,12 @@ export type ValidationResult = { ok: true; value: unknown } | { ok: false; messa
  * problem with its JSON path so the model can correct the call in one go.
  */
 export function validateToolArguments(toolName: string, schema: TSchema, args: unknown): ValidationResult {
-	if (Value.Check(schema, args)) return { ok: true, value: args };
+	try {
+		if (Value.Check(schema, args)) return { ok: true, value: args };
+	} catch {
+		// A JSON Schema the validator cannot compile (an MCP server's, say): the tool checks its own input.
+		return { ok: true, value: args };
+	}
 	const converted = Value.Convert(schema, structuredClone(args));
 	if (Value.Check(schema, converted)) return { ok: true, value: converted };
 	const problems = Value.Errors(schema, args).map((e) => {

@@ -31,15 +31,19 @@ export interface ConfigProblem {
  * file counts as `{}`. `example` is shown to the user as the expected shape; `check` looks further
  * once the schema passes.
  */
-export function readJsonConfig(path: string, schema: TSchema, example: string, check?: (value: any) => ConfigProblem | undefined): unknown {
-	let text: string;
+/** A config file's text without a byte-order mark; undefined when it does not exist. Other read errors are a UserError. */
+export function readConfigText(path: string): string | undefined {
 	try {
-		text = readFileSync(path, "utf8");
+		return readFileSync(path, "utf8").replace(/^\uFEFF/, "");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
 		throw new UserError(`Cannot read ${tildify(path)}: ${(error as Error).message}`);
 	}
-	text = text.replace(/^\uFEFF/, "");
+}
+
+export function readJsonConfig(path: string, schema: TSchema, example: string, check?: (value: any) => ConfigProblem | undefined): unknown {
+	const text = readConfigText(path);
+	if (text === undefined) return undefined;
 	if (!text.trim()) return {};
 	const hints = [`Fix the file and run again; it was not changed. Expected shape: ${example}`];
 	let value: unknown;
