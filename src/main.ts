@@ -6,7 +6,7 @@ import { VERSION } from "./config.ts";
 import { installExitGuard } from "./core/exit-guard.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { routeStdoutToStderr, writeStderr, writeStdout } from "./stdio.ts";
-import { isTerminal, runMode } from "./cli/terminal.ts";
+import { isTerminal, runMode, tuiFallbackReason } from "./cli/terminal.ts";
 import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
 import type { StartedExtensions } from "./cli/extensions-startup.ts";
 import type { ModelRegistry } from "./core/providers/registry.ts";
@@ -85,6 +85,8 @@ async function run(args: Args): Promise<number> {
 		return 0;
 	}
 	const mode = runMode(args);
+	// Someone typed `agent` at a terminal that cannot show the TUI: say once why this is print mode.
+	if (mode === "print" && !args.print && !args.mode && isTerminal(0)) writeStderr(`Note: ${tuiFallbackReason()}: running in print mode.\n`);
 	if (args.resume && mode !== "tui") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
@@ -103,6 +105,7 @@ async function run(args: Args): Promise<number> {
 	mark("read prompt");
 	if (mode === "tui") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
+		mark("import interactive");
 		return runInteractiveMode({ session: sessionOptions(args, started, registry, cwd), issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);

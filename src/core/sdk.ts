@@ -109,9 +109,10 @@ export interface CreateAgentSessionOptions {
 	onMcpNotice?: (message: string) => void;
 	/**
 	 * Called once the session exists, before extensions hear session_start: subscribe here to see
-	 * what those handlers emit (json and rpc mode stream it). Default: nothing.
+	 * what those handlers emit (json and rpc mode stream it); the TUI starts here, so dialogs
+	 * in session_start handlers have a screen. Awaited. Default: nothing.
 	 */
-	onSessionCreated?: (session: AgentSession) => void;
+	onSessionCreated?: (session: AgentSession, created: CreatedAgentSession) => unknown;
 }
 
 export interface CreatedAgentSession {
@@ -331,11 +332,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		resources,
 		mcp,
 	});
-	options.onSessionCreated?.(session);
+	const created: CreatedAgentSession = { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
+	await options.onSessionCreated?.(session, created);
 	mark("session and host");
 	await host.bind("startup");
 	mark("bind extensions");
-	return { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
+	return created;
 }
 
 /** An mcp.json that exists and is not empty (a stat, so a run without MCP imports none of it). */

@@ -148,7 +148,7 @@ export default function (pi) {
 	const schema = Type.Object({ n: Type.Number() });
 	const tool = defineTool({ name: "t", label: "T", description: "", parameters: schema, execute: async () => ({ content: [], details: {} }) });
 	const e = { type: "tool_call", toolCallId: "1", toolName: "bash", input: { command: "ls" } };
-	console.error([VERSION, Value.Check(schema, { n: 1 }), Compile(schema).Check({ n: "x" }), T2 === Type, pi1.VERSION === pi2.VERSION, JSON.stringify(StringEnum(["a"])), new Text("hi").render(10)[0], isToolCallEventType("bash", e), getAgentDir(), tool.name].join(" "));
+	console.error([VERSION, Value.Check(schema, { n: 1 }), Compile(schema).Check({ n: "x" }), T2 === Type, pi1.VERSION === pi2.VERSION, JSON.stringify(StringEnum(["a"])), new Text("hi", 0, 0).render(10)[0].trimEnd(), isToolCallEventType("bash", e), getAgentDir(), tool.name].join(" "));
 }
 `,
 		);
