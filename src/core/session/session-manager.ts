@@ -107,10 +107,10 @@ export class SessionManager {
 
 	// ----- opening -----------------------------------------------------------------------------
 
-	/** A new session of `cwd`; its file appears with the first assistant message. */
-	static create(cwd: string, sessionDir?: string, ops: SessionFileOps = nodeSessionFileOps): SessionManager {
+	/** A new session of `cwd`; its file appears with the first assistant message. `parentSession`: the session it continues from (its header names it). */
+	static create(cwd: string, sessionDir?: string, ops: SessionFileOps = nodeSessionFileOps, parentSession?: string): SessionManager {
 		const dir = resolve(sessionDir ?? defaultSessionDir(cwd));
-		const header = newHeader(cwd);
+		const header = newHeader(cwd, parentSession);
 		return new SessionManager({
 			cwd,
 			sessionDir: dir,
