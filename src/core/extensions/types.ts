@@ -75,7 +75,8 @@ export interface ExtensionUIContext {
 	setEditorComponent(factory: ((...args: unknown[]) => unknown) | undefined): void;
 	getEditorComponent(): unknown;
 	readonly theme: Theme;
-	getAllThemes(): Theme[];
+	/** Every theme by name, with the file it came from (undefined for built-in ones). */
+	getAllThemes(): { name: string; path: string | undefined }[];
 	getTheme(name: string): Theme | undefined;
 	setTheme(theme: string | Theme): { success: boolean; error?: string };
 	getToolsExpanded(): boolean;

@@ -18,7 +18,8 @@ import { createKeybindings, keyText } from "./keybindings.ts";
 import { Layout } from "./layout.ts";
 import { startupIssues, startupLines } from "./startup.ts";
 import type { StartupIssue } from "./startup-list.ts";
-import { currentTheme } from "./theme/styles.ts";
+import { currentTheme, onThemeChange } from "./theme/styles.ts";
+import { ThemeRegistry } from "./theme/themes.ts";
 import { LinesBlock } from "./transcript/block.ts";
 import { Conversation, Transcript } from "./transcript/conversation.ts";
 import type { ViewContext } from "./transcript/view-context.ts";
@@ -41,6 +42,8 @@ export interface AppOptions {
 	quiet: boolean;
 	/** Default: the process's terminal. */
 	terminal?: Terminal;
+	/** Whether the project folder is trusted (its `.agent/themes` load only then). */
+	projectTrusted?: boolean;
 }
 
 export class InteractiveApp implements ViewContext, DialogHost {
@@ -55,6 +58,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly footer: FooterView;
 	readonly header: HeaderView;
 	readonly ui: UiBridge;
+	readonly themes: ThemeRegistry;
 	/** What extensions registered for drawing, over the extensions of the moment. */
 	readonly renderers = new ExtensionRenderers(() => this.extensions());
 	expanded: boolean;
@@ -114,6 +118,12 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		Layout.fill(this.layout.header, this.header);
 		Layout.fill(this.layout.footer, this.footer);
 		this.ui = new UiBridge(this);
+		this.themes = new ThemeRegistry({ cwd: this.cwd, projectTrusted: options.projectTrusted ?? false });
+		// A new theme recolours everything on the screen, not just what is drawn next.
+		onThemeChange(() => {
+			this.tui.invalidate();
+			this.tui.requestRender(true);
+		});
 		this.editor.setAutocompleteProvider(new AppAutocomplete(this.cwd, () => commandEntries(this)));
 	}
 
