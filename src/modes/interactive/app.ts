@@ -16,6 +16,7 @@ import { FooterData, FooterView, type FooterFigures } from "./footer.ts";
 import { HeaderView } from "./header.ts";
 import { createKeybindings, keyText } from "./keybindings.ts";
 import { Layout } from "./layout.ts";
+import { cycleModel } from "./model-picker.ts";
 import { startupIssues, startupLines } from "./startup.ts";
 import type { StartupIssue } from "./startup-list.ts";
 import { currentTheme, onThemeChange } from "./theme/styles.ts";
@@ -249,6 +250,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.suspend": () => suspend(this),
 			"app.thinking.cycle": () => this.cycleThinking(),
 			"app.model.select": () => void this.guard(() => builtinCommand("model")!.run(this, "")),
+			"app.model.cycleForward": () => void this.guard(() => cycleModel(this, 1)),
+			"app.model.cycleBackward": () => void this.guard(() => cycleModel(this, -1)),
 			"app.editor.external": () =>
 				void this.guard(async () => {
 					const text = await this.externalEditor(this.editor.getText());
