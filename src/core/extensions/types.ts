@@ -155,6 +155,15 @@ export interface ReplacedSessionContext extends ExtensionCommandContext {
 	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): Promise<void>;
 }
 
+/** How to move in the session tree (pi 1.6's navigateTree options); `signal` stops a summary being written. */
+export interface TreeNavigationOptions {
+	summarize?: boolean;
+	customInstructions?: string;
+	replaceInstructions?: boolean;
+	label?: string;
+	signal?: AbortSignal;
+}
+
 export interface ExtensionCommandContext extends ExtensionContext {
 	waitForIdle(): Promise<void>;
 	newSession(options?: {
@@ -163,10 +172,7 @@ export interface ExtensionCommandContext extends ExtensionContext {
 		withSession?: (ctx: ReplacedSessionContext) => Promise<void>;
 	}): Promise<{ cancelled: boolean }>;
 	fork(entryId: string, options?: { position?: "before" | "at"; withSession?: (ctx: ReplacedSessionContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
-	navigateTree(
-		targetId: string,
-		options?: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string },
-	): Promise<{ cancelled: boolean }>;
+	navigateTree(targetId: string, options?: TreeNavigationOptions): Promise<{ cancelled: boolean }>;
 	switchSession(sessionPath: string, options?: { withSession?: (ctx: ReplacedSessionContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
 	reload(): Promise<void>;
 	getSystemPromptOptions(): BuildSystemPromptOptions;

@@ -64,6 +64,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly renderers = new ExtensionRenderers(() => this.extensions());
 	expanded: boolean;
 	hiddenThinkingLabel: string | undefined;
+	/** What Escape stops while a built-in command works (a branch summary being written). */
+	escapeHandler: (() => void) | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */
 	host: ExtensionHost | undefined;
 	/** The start-up list's resource sections need the session's resources. */
@@ -276,9 +278,10 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		}, DOUBLE_PRESS_MS).unref();
 	}
 
-	/** Escape: stop the run, or the `!cmd`. */
+	/** Escape: stop what a command is doing (a branch summary), the run, or the `!cmd`. */
 	interrupt(): void {
-		if (this.host?.session.isStreaming) void this.host.session.abort();
+		if (this.escapeHandler) this.escapeHandler();
+		else if (this.host?.session.isStreaming) void this.host.session.abort();
 		else if (this.bash) this.bash.abort();
 	}
 

@@ -8,7 +8,7 @@ import type { SessionInfo } from "../../core/session/session-entries.ts";
 import type { InteractiveApp } from "./app.ts";
 import type { BuiltinCommand } from "./commands.ts";
 import { SearchList } from "./components/search-list.ts";
-import { pickDialog } from "./dialogs.ts";
+import { editorDialog, pickDialog, selectDialog } from "./dialogs.ts";
 import { rawKeyHint } from "./keybindings.ts";
 import { currentTheme } from "./theme/styles.ts";
 import { describeEntry, TreeView } from "./tree-view.ts";
@@ -91,14 +91,57 @@ async function pickSession(repl: Repl, sessions: SessionInfo[]): Promise<Session
 	);
 }
 
+/** How many messages moving to `target` would leave behind on the current branch. */
+function leftBehind(sm: ReturnType<typeof hostOf>["session"]["session"], target: string): number {
+	const targetPath = new Set(sm.getBranch(target).map((e) => e.id));
+	return sm.getBranch().filter((e) => !targetPath.has(e.id) && e.type === "message").length;
+}
+
+type SummaryChoice = { summarize: false } | { summarize: true; customInstructions?: string } | "back";
+
+/** pi's question before leaving a branch: no summary, a summary, or one with your own instructions. */
+async function askSummary(repl: Repl, left: number): Promise<SummaryChoice> {
+	if (left === 0) return { summarize: false };
+	for (;;) {
+		const answer = await selectDialog(repl, "Summarize branch?", ["No summary", "Summarize", "Summarize with custom prompt"]);
+		if (answer === undefined) return "back";
+		if (answer === "No summary") return { summarize: false };
+		if (answer === "Summarize") return { summarize: true };
+		const instructions = await editorDialog(repl, "Custom summarization instructions");
+		if (instructions !== undefined) return { summarize: true, customInstructions: instructions };
+	}
+}
+
+/** Move, writing the summary first when asked (Escape stops it: "aborted"). */
+async function moveInTree(repl: Repl, target: string, choice: Exclude<SummaryChoice, "back">): Promise<"moved" | "cancelled" | "aborted"> {
+	const host = hostOf(repl);
+	const controller = new AbortController();
+	if (choice.summarize) {
+		repl.working.setMessage("Summarizing the branch you are leaving…");
+		repl.working.setWorking(true);
+		repl.escapeHandler = () => controller.abort();
+	}
+	try {
+		const result = await host.navigateTree(target, { ...choice, signal: controller.signal });
+		return result.aborted ? "aborted" : result.cancelled ? "cancelled" : "moved";
+	} finally {
+		if (choice.summarize) {
+			repl.escapeHandler = undefined;
+			repl.working.setWorking(false);
+			repl.working.setMessage(undefined);
+		}
+	}
+}
+
 /** The /tree navigator over the session, closing with the entry picked. */
-function pickTreeEntry(repl: Repl, current: string | null, path: ReadonlySet<string>): Promise<string | undefined> {
+function pickTreeEntry(repl: Repl, current: string | null, path: ReadonlySet<string>, initial?: string): Promise<string | undefined> {
 	const sm = hostOf(repl).session.session;
 	return openPanel<string>(repl, (finish) =>
 		new TreeView({
 			tree: () => sm.getTree(),
 			path,
 			current,
+			initial,
 			rows: Math.max(5, Math.min(20, repl.tui.terminal.rows - 12)),
 			onSelect: (id) => finish(id),
 			onCancel: () => finish(undefined),
@@ -179,23 +222,35 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 			}
 			// The leaf may be a bookkeeping entry (a name, a model change): mark the message before it.
 			const current = [...branch].reverse().find((e) => e.type === "message" || e.type === "branch_summary" || e.type === "compaction")?.id ?? sm.getLeafId();
-			const picked = await pickTreeEntry(repl, current, new Set(branch.map((e) => e.id)));
-			if (picked === current) {
-				repl.info("Already at this point.");
+			const path = new Set(branch.map((e) => e.id));
+			let initial: string | undefined;
+			for (;;) {
+				const picked = await pickTreeEntry(repl, current, path, initial);
+				if (!picked) return;
+				if (picked === current) {
+					repl.info("Already at this point.");
+					return;
+				}
+				// Moving to a user message goes to just before it, with its text back in the input to edit.
+				const entry = sm.getEntry(picked);
+				const userText = entry?.type === "message" && entry.message.role === "user" ? contentText(entry.message.content) : undefined;
+				const target = userText !== undefined && entry?.parentId ? entry.parentId : picked;
+				const choice = await askSummary(repl, sm.getLeafId() ? leftBehind(sm, target) : 0);
+				if (choice === "back") {
+					initial = picked;
+					continue;
+				}
+				const moved = await moveInTree(repl, target, choice);
+				if (moved === "aborted") {
+					repl.info("Branch summary cancelled.");
+					initial = picked;
+					continue;
+				}
+				if (moved === "cancelled") return repl.info("Move cancelled by an extension.");
+				reprint(repl, `Moved to ${entry ? preview(describeEntry(entry).text) : picked}`);
+				if (userText !== undefined && target !== picked) repl.editor.setText(userText);
 				return;
 			}
-			if (!picked || picked === current) return;
-			// Moving to a user message goes to just before it, with its text back in the input to edit.
-			const entry = sm.getEntry(picked);
-			const userText = entry?.type === "message" && entry.message.role === "user" ? contentText(entry.message.content) : undefined;
-			const target = userText !== undefined && entry?.parentId ? entry.parentId : picked;
-			const { cancelled } = await host.createCommandContext().navigateTree(target);
-			if (cancelled) {
-				repl.info("Move cancelled by an extension.");
-				return;
-			}
-			reprint(repl, `Moved to ${entry ? preview(describeEntry(entry).text) : picked}`);
-			if (userText !== undefined && target !== picked) repl.editor.setText(userText);
 		},
 	},
 ];

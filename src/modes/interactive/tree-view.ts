@@ -87,8 +87,8 @@ export function treeRows(roots: SessionTreeNode[], leafId: string | null, filter
 	const rows: TreeRow[] = [];
 	const walk = (nodes: SessionTreeNode[], gutter: string) => {
 		const forks = nodes.length > 1;
-		// The branch holding the current leaf comes last, so the way down the screen ends where you are.
-		const ordered = forks ? [...nodes].sort((a, b) => Number(onPath.has(a.entry.id)) - Number(onPath.has(b.entry.id))) : nodes;
+		// The branch holding the current leaf comes first (as pi draws it).
+		const ordered = forks ? [...nodes].sort((a, b) => Number(onPath.has(b.entry.id)) - Number(onPath.has(a.entry.id))) : nodes;
 		for (const [i, node] of ordered.entries()) {
 			const last = i === ordered.length - 1;
 			const connector = forks ? (last ? "└─ " : "├─ ") : "";
@@ -106,8 +106,10 @@ export interface TreeViewOptions {
 	tree: () => SessionTreeNode[];
 	/** Ids from the root to the current leaf. */
 	path: ReadonlySet<string>;
-	/** The entry the cursor starts on (the current one). */
+	/** The entry the conversation is at now (marked). */
 	current: string | null;
+	/** The entry the cursor starts on (default the current one). */
+	initial?: string;
 	rows: number;
 	onSelect(id: string): void;
 	onCancel(): void;
@@ -125,7 +127,7 @@ export class TreeView implements Component, Focusable {
 	private _focused = false;
 
 	constructor(private readonly options: TreeViewOptions) {
-		this.reload(options.current ?? undefined);
+		this.reload(options.initial ?? options.current ?? undefined);
 	}
 
 	get focused(): boolean {
@@ -227,9 +229,9 @@ export class TreeView implements Component, Focusable {
 				return row.kind === "user" ? theme.fg("text", text) : text;
 			};
 			const mark = row.onPath ? theme.fg("accent", "• ") : "  ";
-			const label = row.label ? ` ${theme.fg("warning", `[${row.label}]`)}` : "";
+			const label = row.label ? `${theme.fg("warning", `[${row.label}]`)} ` : "";
 			const here = row.id === this.options.current ? theme.fg("success", " ← current") : "";
-			lines.push(truncateToWidth(`${cursor}${theme.fg("dim", row.prefix)}${mark}${paint(row.text)}${label}${here}`, width));
+			lines.push(truncateToWidth(`${cursor}${theme.fg("dim", row.prefix)}${mark}${label}${paint(row.text)}${here}`, width));
 		}
 		if (this.rows.length > height) lines.push(theme.fg("dim", `   (${this.index + 1}/${this.rows.length})`));
 		lines.push("");
