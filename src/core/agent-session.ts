@@ -539,9 +539,11 @@ export class AgentSession {
 
 	/** Start an empty session in the same folder. Resolves `{cancelled}`. */
 	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
-		void options;
 		const current = this._session;
-		const next = current.isPersisted() || current.getSessionFile() ? SessionManager.create(this.cwd, current.getSessionDir() || undefined) : SessionManager.inMemory(this.cwd);
+		const next =
+			current.isPersisted() || current.getSessionFile()
+				? SessionManager.create(this.cwd, current.getSessionDir() || undefined, undefined, options.parentSession)
+				: SessionManager.inMemory(this.cwd);
 		return this.replaceWith(next, "new", {});
 	}
 

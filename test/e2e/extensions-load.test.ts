@@ -229,7 +229,7 @@ describe("settings", () => {
 		const r = await world.run(["-p", "x"]);
 		expect(r).toEqual({
 			stdout: "",
-			stderr: `Error: ${path} is not valid JSON (line 3, column 3: expected "," or "}"). Settings were not loaded.\nFix ${path} (it is left as it is), or move it aside to start with defaults.\n`,
+			stderr: `Error: ~/.agent/settings.json:3:3: invalid JSON: expected "," or "}" after a property value\nFix the file and run again (it was not changed), or move it aside to start without it.\n`,
 			code: 1,
 		});
 		expect(await Bun.file(path).text()).toBe(text);

@@ -34,6 +34,10 @@ export interface TerminalOptions {
 	cwd?: string;
 	/** Pipe the binary's stdout through `cat` (stdout is then not a terminal). */
 	pipeStdout?: boolean;
+	/** A shell command run in the pane after the binary exits (e.g. `stty -a`, to see the terminal it left). */
+	after?: string;
+	/** Start it from an interactive bash with job control (as a person's shell: ctrl+z, `fg`). */
+	jobControl?: boolean;
 }
 
 function shellQuote(s: string): string {
@@ -57,8 +61,15 @@ export class Terminal implements AsyncDisposable {
 			.map(([k, v]) => `${k}=${shellQuote(v)}`)
 			.join(" ");
 		const pipe = options.pipeStdout ? " | cat" : "";
-		const command = `env -i ${env} ${shellQuote(agentBinary())} ${argv.map(shellQuote).join(" ")}${pipe}; echo EXIT=$?; sleep 60`;
-		this.tmux(["new-session", "-d", "-x", String(options.width ?? 120), "-y", String(options.height ?? 40), "-c", options.cwd ?? world.cwd, command]);
+		const after = options.after ? `; ${options.after}` : "";
+		const run = `env -i ${env} ${shellQuote(agentBinary())} ${argv.map(shellQuote).join(" ")}${pipe}; echo EXIT=$?${after}`;
+		const size = ["-x", String(options.width ?? 120), "-y", String(options.height ?? 40), "-c", options.cwd ?? world.cwd];
+		if (options.jobControl) {
+			// A quiet interactive bash; the command is typed into it, as a person would.
+			this.tmux(["new-session", "-d", ...size, "env -i PS1='$ ' TERM=xterm-256color PATH=\"$PATH\" bash --norc --noprofile -i"]);
+			this.tmux(["send-keys", "-l", `clear; ${run}`]);
+			this.tmux(["send-keys", "Enter"]);
+		} else this.tmux(["new-session", "-d", ...size, `${run}; sleep 60`]);
 	}
 
 	private tmux(args: string[]): string {
@@ -89,6 +100,11 @@ export class Terminal implements AsyncDisposable {
 	/** The whole transcript split at the editor. */
 	parts(): ScreenParts {
 		return splitAtEditor(this.transcript());
+	}
+
+	/** A tmux format about the pane, e.g. `#{cursor_flag}` (1 while the cursor is shown). */
+	paneFormat(format: string): string {
+		return this.tmux(["display-message", "-p", format]).trim();
 	}
 
 	/** Resize the window (the program gets SIGWINCH). */

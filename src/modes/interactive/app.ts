@@ -4,6 +4,7 @@
 import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
+import { endAllProcessGroups } from "../../core/process-groups.ts";
 import type { Extension } from "../../core/extensions/types.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { THINKING_LEVELS } from "../../core/providers/types.ts";
@@ -57,7 +58,9 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly working: WorkingIndicator;
 	readonly footerData: FooterData;
 	readonly footer: FooterView;
+	/** The name and key hints; an extension's setHeader replaces only these. */
 	readonly header: HeaderView;
+	readonly sections: HeaderView;
 	readonly ui: UiBridge;
 	readonly themes: ThemeRegistry;
 	/** What extensions registered for drawing, over the extensions of the moment. */
@@ -88,7 +91,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.tui = new TuiMainScreen(options.terminal ?? new ProcessTerminal());
 		this.done = new Promise((resolve) => (this.finish = resolve));
 		const transcript = new Transcript();
-		transcript.atTop = () => this.layout.header.render(this.tui.terminal.columns).length === 0;
+		transcript.atTop = () => this.layout.header.render(this.tui.terminal.columns).length + this.layout.sections.render(this.tui.terminal.columns).length === 0;
 		this.conversation = new Conversation(this, transcript, {
 			working: (on) => this.working.setWorking(on),
 			queued: (steering, followUp) => this.showQueued(steering, followUp),
@@ -117,8 +120,10 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.working = new WorkingIndicator(this.tui, this.layout.working);
 		this.footerData = new FooterData(this.cwd);
 		this.footer = new FooterView(this.footerData, () => this.footerFigures());
-		this.header = new HeaderView((expanded) => this.startupList(expanded), this.expanded);
+		this.header = new HeaderView((expanded) => this.startupList(expanded).slice(0, this.headerLines), this.expanded);
+		this.sections = new HeaderView((expanded) => this.startupList(expanded).slice(this.headerLines), this.expanded, this.headerLines);
 		Layout.fill(this.layout.header, this.header);
+		Layout.fill(this.layout.sections, this.sections);
 		Layout.fill(this.layout.footer, this.footer);
 		this.ui = new UiBridge(this);
 		this.themes = new ThemeRegistry({ cwd: this.cwd, projectTrusted: options.projectTrusted ?? false });
@@ -201,6 +206,11 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	}
 
 	// ---- header and footer -----------------------------------------------------------------------
+
+	/** How many of the start-up list's lines are the header (name and hints): none when quiet. */
+	private get headerLines(): number {
+		return this.options.quiet && !this.options.expanded ? 0 : 2;
+	}
 
 	private startupList(expanded: boolean): string[] {
 		const extensions = this.extensions();
@@ -293,6 +303,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	setExpanded(expanded: boolean): void {
 		this.expanded = expanded;
 		this.header.setExpanded(expanded);
+		this.sections.setExpanded(expanded);
 		this.conversation.transcript.setExpanded(expanded);
 		this.tui.requestRender();
 	}
@@ -392,6 +403,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	async exit(code: number): Promise<void> {
 		if (this.exiting) return;
 		this.exiting = true;
+		// Commands still running (the bash tool, a `!cmd`) end with the agent.
+		endAllProcessGroups();
 		this.bash?.abort();
 		try {
 			if (this.host?.session.isStreaming) await this.host.session.abort();

@@ -1,10 +1,12 @@
-// The screen top to bottom: header, transcript, queued messages, the working indicator, widgets
-// above the editor, the editor slot, widgets below, the footer. Each region is a container whose
+// The screen top to bottom: header (name and key hints), the start-up sections, transcript, queued
+// messages, the working indicator, widgets above the editor, the editor slot, widgets below, the footer. Each region is a container whose
 // content its owner swaps (a custom header or footer, a dialog in the editor's place).
 import { Container, Spacer, type Component, type TUI } from "@earendil-works/pi-tui";
 
 export class Layout {
 	readonly header = new Container();
+	/** `[Context]`, `[Extensions]`, … : what setHeader leaves in place, as pi does. */
+	readonly sections = new Container();
 	readonly transcript: Container;
 	readonly queued = new Container();
 	readonly working = new Container();
@@ -22,7 +24,7 @@ export class Layout {
 		this.editorSlot = new EditorSlot(tui, editor);
 		// A blank line always separates the conversation from what sits above the editor.
 		const gap = new Spacer(1);
-		for (const region of [this.header, transcript, this.queued, this.working, gap, this.widgetsAbove, this.editorSlot, this.widgetsBelow, this.footer]) tui.addChild(region);
+		for (const region of [this.header, this.sections, transcript, this.queued, this.working, gap, this.widgetsAbove, this.editorSlot, this.widgetsBelow, this.footer]) tui.addChild(region);
 	}
 
 	/** Put `component` in a region in place of what was there. */

@@ -1,6 +1,9 @@
-// The terminal is always handed back as it was: on SIGINT/SIGTERM/SIGHUP from outside, on a crash,
-// on a closed terminal; ctrl+z (or SIGTSTP) suspends with the terminal restored and `fg` redraws.
+// The terminal is always handed back as it was: on SIGINT/SIGTERM/SIGHUP from outside (running
+// commands' process groups are ended first), on a crash, on a closed terminal, on an extension's
+// process.exit(); ctrl+z (or SIGTSTP) suspends with the terminal restored and `fg` redraws.
 // An error nothing caught in an extension's async code is shown, not fatal.
+import { exitProcess, onExtensionExit } from "../../core/exit-guard.ts";
+import { onTerminationSignals } from "../../core/process-groups.ts";
 import type { InteractiveApp } from "./app.ts";
 
 export interface TerminalGuard {
@@ -16,11 +19,8 @@ export function suspend(app: InteractiveApp): void {
 	}
 	// Something must keep the event loop alive while stopped, or `fg` would find the process gone.
 	const keepAlive = setInterval(() => {}, 2 ** 30);
-	const ignoreInt = () => {};
-	process.on("SIGINT", ignoreInt);
 	process.once("SIGCONT", () => {
 		clearInterval(keepAlive);
-		process.off("SIGINT", ignoreInt);
 		app.tui.start();
 		app.layout.editorSlot.focus();
 		app.tui.requestRender(true);
@@ -30,11 +30,10 @@ export function suspend(app: InteractiveApp): void {
 }
 
 export function guardTerminal(app: InteractiveApp): TerminalGuard {
-	// Raw mode turns ctrl+c into a key; these come from outside. Each leaves the terminal as it was.
-	const onInt = () => void app.exit(130);
-	const onTerm = () => void app.exit(143);
-	// A closed terminal: say goodbye to extensions, write nothing more.
-	const onHup = () => void app.exit(129);
+	// Raw mode turns ctrl+c into a key; these come from outside (kill, a closed terminal). Each ends
+	// running commands, then leaves in order (130, 143, 129); a second one exits at once.
+	const stopSignals = onTerminationSignals((code) => void app.exit(code));
+	const stopExitRequests = onExtensionExit((request) => void app.exit(request.code));
 	const onEnd = () => void app.exit(0);
 	// Writing to a terminal that went away must not crash the exit.
 	const onWriteError = () => {};
@@ -44,12 +43,9 @@ export function guardTerminal(app: InteractiveApp): TerminalGuard {
 			app.tui.stop();
 		} finally {
 			process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-			process.exit(1);
+			exitProcess(1);
 		}
 	};
-	process.on("SIGINT", onInt);
-	process.on("SIGTERM", onTerm);
-	process.on("SIGHUP", onHup);
 	process.stdin.on("end", onEnd);
 	process.stdout.on("error", onWriteError);
 	process.on("unhandledRejection", onRejection);
@@ -57,9 +53,8 @@ export function guardTerminal(app: InteractiveApp): TerminalGuard {
 	app.tui.setSuspendSignalHandler(() => suspend(app));
 	return {
 		release() {
-			process.off("SIGINT", onInt);
-			process.off("SIGTERM", onTerm);
-			process.off("SIGHUP", onHup);
+			stopSignals();
+			stopExitRequests();
 			process.stdin.off("end", onEnd);
 			process.off("unhandledRejection", onRejection);
 			process.off("uncaughtException", onCrash);
