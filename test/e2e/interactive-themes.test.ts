@@ -87,7 +87,7 @@ describe.skipIf(!hasTmux)("interactive themes", () => {
 		await using term = new Terminal(world, ["-ne"], { env: COLOUR, width: 200 });
 		const start = await term.waitForAbove("Using the dark theme.");
 		expect(start.above).toContain(" Warning: Theme file ~/.agent/themes/partial.json is not a valid theme: unknown colour token \"bogus\" (custom colours go under \"vars\").");
-		expect(start.above).toContain(" Warning: ~/.agent/themes/broken.json is not valid JSON (line 3, column 33:");
+		expect(start.above).toContain(" Warning: Theme file ~/.agent/themes/broken.json:3:33: invalid JSON:");
 		expect(start.above).toContain("The theme was not loaded. Using the dark theme.");
 		expect(term.colouredScreen()).toContain(DARK_BORDER);
 		term.keys("C-d");

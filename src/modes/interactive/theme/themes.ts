@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseColor } from "@earendil-works/pi-tui";
 import { getAgentDir, getProjectConfigDir, tildify } from "../../../config.ts";
-import { parseJsonFile } from "../../../core/resources/settings.ts";
+import { readJsonFile } from "../../../core/file-reader.ts";
 import { currentTheme, DARK_THEME_JSON, LIGHT_THEME_JSON, setCurrentTheme } from "./styles.ts";
 import { BACKGROUND_TOKENS, FOREGROUND_TOKENS, Theme, type ThemeJson } from "./theme.ts";
 
@@ -82,15 +82,14 @@ export function validateThemeJson(data: unknown): ThemeJson {
 	return theme;
 }
 
-/** A theme file read and checked; the error names the file (with line and column for bad JSON). */
+/** A theme file read (the safe reader: no FIFOs, bounded) and checked; the error names the file, with line and column for bad JSON. */
 export function readThemeFile(path: string): ThemeJson {
-	let text: string;
+	let data: unknown;
 	try {
-		text = readFileSync(path, "utf8");
+		data = readJsonFile(path)?.value;
 	} catch (error) {
-		throw new Error(`Cannot read theme file ${tildify(path)}: ${(error as Error).message}`);
+		throw new Error(`Theme file ${(error as Error).message}. The theme was not loaded.`);
 	}
-	const data = parseJsonFile(tildify(path), text, "The theme was not loaded.");
 	try {
 		return validateThemeJson(data);
 	} catch (error) {
