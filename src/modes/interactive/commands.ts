@@ -8,6 +8,7 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../../core/providers/types.
 import type { InteractiveApp } from "./app.ts";
 import { pickDialog, inputDialog } from "./dialogs.ts";
 import { INFO_COMMANDS } from "./info-commands.ts";
+import { MCP_COMMAND } from "./mcp-command.ts";
 import { chooseModel } from "./model-picker.ts";
 import { SESSION_COMMANDS } from "./session-commands.ts";
 import { currentTheme } from "./theme/styles.ts";
@@ -16,7 +17,7 @@ export interface BuiltinCommand {
 	name: string;
 	description: string;
 	run(app: InteractiveApp, args: string): Promise<void> | void;
-	getArgumentCompletions?: (prefix: string) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
+	getArgumentCompletions?: (prefix: string, app: InteractiveApp) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
 }
 
 /** How completion marks where an extension command comes from (SPEC §9). */
@@ -167,6 +168,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		},
 	},
 	...INFO_COMMANDS,
+	MCP_COMMAND,
 	{ name: "quit", description: "Exit", run: (repl) => repl.exit(0) },
 ];
 
@@ -185,6 +187,13 @@ export function commandEntries(app: InteractiveApp): SlashCommand[] {
 	const extension = (app.host?.resolvedCommands() ?? [])
 		.filter((c) => !builtinNames.has(c.invocationName))
 		.map((c) => ({ name: c.invocationName, description: marked(c.sourceInfo.scope, c.description), getArgumentCompletions: c.getArgumentCompletions }));
-	const resources = (app.host?.resources?.commandInfos() ?? []).filter((c) => !builtinNames.has(c.name)).map((c) => ({ name: c.name, description: marked(c.sourceInfo.scope, c.description) }));
-	return [...BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, getArgumentCompletions: c.getArgumentCompletions })), ...extension, ...resources];
+	const resources = [...(app.host?.resources?.commandInfos() ?? []), ...(app.mcp?.commandInfos() ?? [])]
+		.filter((c) => !builtinNames.has(c.name))
+		.map((c) => ({ name: c.name, description: marked(c.sourceInfo.scope, c.description) }));
+	const builtins = BUILTIN_COMMANDS.map((c) => ({
+		name: c.name,
+		description: c.description,
+		getArgumentCompletions: c.getArgumentCompletions ? (prefix: string) => c.getArgumentCompletions!(prefix, app) : undefined,
+	}));
+	return [...builtins, ...extension, ...resources];
 }
