@@ -3,6 +3,7 @@
 // components loaded (~6 ms in the binary, measured), so a print-mode run whose extensions import
 // only defineTool never pays for them. Classes are proxies that construct, extend and instanceof
 // as the real class does.
+import { unsupported } from "./core/compat/unsupported.ts";
 import { detail } from "./core/timing.ts";
 
 type Helpers = typeof import("./modes/interactive/public.ts");
@@ -55,3 +56,31 @@ export const keyHint: Helpers["keyHint"] = (...args) => load().keyHint(...args);
 export const keyText: Helpers["keyText"] = (...args) => load().keyText(...args);
 export const rawKeyHint: Helpers["rawKeyHint"] = (...args) => load().rawKeyHint(...args);
 export const renderDiff: Helpers["renderDiff"] = (...args) => load().renderDiff(...args);
+export const truncateToVisualLines: Helpers["truncateToVisualLines"] = (...args) => load().truncateToVisualLines(...args);
+/** pi 1.6 draws with the theme set up at start; here the theme is always ready, so this does nothing. */
+export function initTheme(_themeName?: string, _enableWatcher?: boolean): void {}
+
+// pi's own interactive components, which its extensions rarely build: they load, and say so when used.
+export const ArminComponent = unsupported("ArminComponent");
+export const AssistantMessageComponent = unsupported("AssistantMessageComponent");
+export const BashExecutionComponent = unsupported("BashExecutionComponent");
+export const BranchSummaryMessageComponent = unsupported("BranchSummaryMessageComponent");
+export const CompactionSummaryMessageComponent = unsupported("CompactionSummaryMessageComponent");
+export const CustomMessageComponent = unsupported("CustomMessageComponent");
+export const ExtensionEditorComponent = unsupported("ExtensionEditorComponent");
+export const ExtensionInputComponent = unsupported("ExtensionInputComponent");
+export const ExtensionSelectorComponent = unsupported("ExtensionSelectorComponent");
+export const FooterComponent = unsupported("FooterComponent");
+export const LoginDialogComponent = unsupported("LoginDialogComponent");
+export const ModelSelectorComponent = unsupported("ModelSelectorComponent");
+export const OAuthSelectorComponent = unsupported("OAuthSelectorComponent");
+export const SessionSelectorComponent = unsupported("SessionSelectorComponent");
+export const SettingsSelectorComponent = unsupported("SettingsSelectorComponent");
+export const ShowImagesSelectorComponent = unsupported("ShowImagesSelectorComponent");
+export const SkillInvocationMessageComponent = unsupported("SkillInvocationMessageComponent");
+export const ThemeSelectorComponent = unsupported("ThemeSelectorComponent");
+export const ThinkingSelectorComponent = unsupported("ThinkingSelectorComponent");
+export const ToolExecutionComponent = unsupported("ToolExecutionComponent");
+export const TreeSelectorComponent = unsupported("TreeSelectorComponent");
+export const UserMessageComponent = unsupported("UserMessageComponent");
+export const UserMessageSelectorComponent = unsupported("UserMessageSelectorComponent");
