@@ -216,6 +216,8 @@ export class McpConnection {
 			if (!initial) this.events.changed(this);
 		} catch (error) {
 			if (initial) throw error;
+			// A server that went away meanwhile is reported as stopped, not for this.
+			if (generation !== this.generation || this.client !== client) return;
 			this.events.problem(this, `MCP server "${this.name}": listing its tools again failed: ${describeError(error)}`);
 		}
 	}
