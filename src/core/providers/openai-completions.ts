@@ -51,6 +51,7 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 		const toolBlocks = new Map<number, number>();
 		let finishReason: string | undefined;
 		for await (const chunk of chunks as unknown as AsyncIterable<ChatChunk>) {
+			if (options?.onProviderStreamEvent) await options.onProviderStreamEvent(chunk, model);
 			if (chunk.usage) applyUsage(output.usage, chunk.usage);
 			const choice = chunk.choices?.[0];
 			if (!choice) continue;
