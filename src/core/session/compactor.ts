@@ -8,6 +8,7 @@ import {
 	compactionLimits,
 	estimateContextTokens,
 	prepareCompaction,
+	serializeConversation,
 	shouldCompact,
 	SUMMARY_SYSTEM_PROMPT,
 	summaryPrompt,
@@ -178,24 +179,46 @@ export class SessionCompactor {
 		}
 	}
 
-	/** Ask the current model for the summary (no tools, no thinking). */
-	private async summarise(model: Model, preparation: CompactionPreparation, customInstructions: string | undefined, signal: AbortSignal): Promise<CompactionResult> {
-		const { reserve } = compactionLimits(this.settings, model.contextWindow);
-		const maxTokens = Math.max(256, Math.min(model.maxTokens || 8192, Math.floor(reserve * 0.8)));
-		const context: Context = {
-			systemPrompt: SUMMARY_SYSTEM_PROMPT,
-			messages: [{ role: "user", content: summaryPrompt(preparation, customInstructions), timestamp: Date.now() }],
-			tools: [],
-		};
+	/**
+	 * Notes on a branch the user is leaving (/tree): what was tried there and what came of it,
+	 * written by the current model (no tools). `replaceInstructions` uses `customInstructions` as
+	 * the whole request instead of adding them to ours.
+	 */
+	async summarizeBranch(entries: readonly SessionEntry[], options: { customInstructions?: string; replaceInstructions?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+		const model = this.source.model;
+		if (!model) throw new CompactionError("No model selected to write the branch summary.");
+		const messages = entries.flatMap((e) => (e.type === "message" ? [e.message as AgentMessage] : []));
+		const custom = options.customInstructions?.trim();
+		const ask = options.replaceInstructions && custom
+			? custom
+			: [
+					"The user left the conversation above to try another way from an earlier point. Write a short summary of this abandoned branch for the assistant that carries on: what was tried, what was found or changed (exact files, names, errors), and why it may have been left.",
+					...(custom ? [`The user asks you to focus on this: ${custom}`] : []),
+				].join("\n\n");
+		const request = `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${ask}`;
+		return this.requestSummary(model, request, Math.min(model.maxTokens || 4096, 4096), options.signal, "branch summary");
+	}
+
+	/** One summary request to `model` (no tools): the answer's text, or a CompactionError (cancelled on abort). */
+	private async requestSummary(model: Model, request: string, maxTokens: number, signal: AbortSignal | undefined, what: string): Promise<string> {
+		const context: Context = { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [{ role: "user", content: request, timestamp: Date.now() }], tools: [] };
 		const answer = await this.source.complete(model, context, { maxTokens, signal });
-		if (answer.stopReason === "aborted" || signal.aborted) throw new CompactionError("Compaction cancelled", true);
-		if (answer.stopReason === "error") throw new CompactionError(answer.errorMessage ?? "the summary request failed");
+		if (answer.stopReason === "aborted" || signal?.aborted) throw new CompactionError(what === "summary" ? "Compaction cancelled" : `${what[0]!.toUpperCase()}${what.slice(1)} cancelled`, true);
+		if (answer.stopReason === "error") throw new CompactionError(answer.errorMessage ?? `the ${what} request failed`);
 		const text = answer.content
 			.filter((c) => c.type === "text")
 			.map((c) => (c as { text: string }).text)
 			.join("\n")
 			.trim();
-		if (!text) throw new CompactionError("the model returned an empty summary");
+		if (!text) throw new CompactionError(`the model returned an empty ${what}`);
+		return text;
+	}
+
+	/** Ask the current model for the summary (no tools, no thinking). */
+	private async summarise(model: Model, preparation: CompactionPreparation, customInstructions: string | undefined, signal: AbortSignal): Promise<CompactionResult> {
+		const { reserve } = compactionLimits(this.settings, model.contextWindow);
+		const maxTokens = Math.max(256, Math.min(model.maxTokens || 8192, Math.floor(reserve * 0.8)));
+		const text = await this.requestSummary(model, summaryPrompt(preparation, customInstructions), maxTokens, signal, "summary");
 		return {
 			summary: withFileLists(text, preparation.fileOps),
 			firstKeptEntryId: preparation.firstKeptEntryId,

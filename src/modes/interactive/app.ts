@@ -2,6 +2,8 @@
 // host.submit → extension command, input event, prompt), Escape, ctrl+c, ctrl+o, and the orderly
 // way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
 import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
+import { basename } from "node:path";
+import { APP_NAME } from "../../config.ts";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
 import type { McpSession } from "../../core/mcp/manager.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
@@ -18,9 +20,11 @@ import { FooterData, FooterView, type FooterFigures } from "./footer.ts";
 import { HeaderView } from "./header.ts";
 import { createKeybindings, keyText } from "./keybindings.ts";
 import { Layout } from "./layout.ts";
+import { cycleModel } from "./model-picker.ts";
 import { startupIssues, startupLines } from "./startup.ts";
 import type { StartupIssue } from "./startup-list.ts";
-import { currentTheme } from "./theme/styles.ts";
+import { currentTheme, onThemeChange } from "./theme/styles.ts";
+import { ThemeRegistry } from "./theme/themes.ts";
 import { LinesBlock } from "./transcript/block.ts";
 import { Conversation, Transcript } from "./transcript/conversation.ts";
 import type { ViewContext } from "./transcript/view-context.ts";
@@ -43,6 +47,8 @@ export interface AppOptions {
 	quiet: boolean;
 	/** Default: the process's terminal. */
 	terminal?: Terminal;
+	/** Whether the project folder is trusted (its `.agent/themes` load only then). */
+	projectTrusted?: boolean;
 }
 
 export class InteractiveApp implements ViewContext, DialogHost {
@@ -59,10 +65,13 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly header: HeaderView;
 	readonly sections: HeaderView;
 	readonly ui: UiBridge;
+	readonly themes: ThemeRegistry;
 	/** What extensions registered for drawing, over the extensions of the moment. */
 	readonly renderers = new ExtensionRenderers(() => this.extensions());
 	expanded: boolean;
 	hiddenThinkingLabel: string | undefined;
+	/** What Escape stops while a built-in command works (a branch summary being written). */
+	escapeHandler: (() => void) | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */
 	host: ExtensionHost | undefined;
 	/** The session's MCP servers (/mcp); undefined with --no-mcp. */
@@ -100,6 +109,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			submit: (text, followUp) => void this.submit(text, followUp),
 			actions: this.actions(),
 			extensions: () => this.extensions(),
+			editorChanged: () => this.working.editorChanged(),
 			runShortcut: (shortcut) => {
 				if (!this.host) return;
 				const ctx = this.host.createContext();
@@ -113,7 +123,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			},
 		});
 		this.layout = new Layout(this.tui, transcript, this.editor.defaultEditor);
-		this.working = new WorkingIndicator(this.tui, this.layout.working);
+		this.working = new WorkingIndicator(this.tui, this.layout.working, () => this.layout.editorSlot.editorComponent);
 		this.footerData = new FooterData(this.cwd);
 		this.footer = new FooterView(this.footerData, () => this.footerFigures());
 		this.header = new HeaderView((expanded) => this.startupList(expanded).slice(0, this.headerLines), this.expanded);
@@ -122,6 +132,12 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		Layout.fill(this.layout.sections, this.sections);
 		Layout.fill(this.layout.footer, this.footer);
 		this.ui = new UiBridge(this);
+		this.themes = new ThemeRegistry({ cwd: this.cwd, projectTrusted: options.projectTrusted ?? false });
+		// A new theme recolours everything on the screen, not just what is drawn next.
+		onThemeChange(() => {
+			this.tui.invalidate();
+			this.tui.requestRender(true);
+		});
 		this.editor.setAutocompleteProvider(new AppAutocomplete(this.cwd, () => commandEntries(this)));
 	}
 
@@ -147,8 +163,9 @@ export class InteractiveApp implements ViewContext, DialogHost {
 
 	// ---- output ----------------------------------------------------------------------------------
 
+	/** A status line; back-to-back ones replace each other. */
 	info(message: string): void {
-		this.conversation.notice(message, "info");
+		this.conversation.status(message);
 	}
 	warn(message: string): void {
 		this.conversation.notice(message, "warning");
@@ -252,6 +269,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.suspend": () => suspend(this),
 			"app.thinking.cycle": () => this.cycleThinking(),
 			"app.model.select": () => void this.guard(() => builtinCommand("model")!.run(this, "")),
+			"app.model.cycleForward": () => void this.guard(() => cycleModel(this, 1)),
+			"app.model.cycleBackward": () => void this.guard(() => cycleModel(this, -1)),
 			"app.editor.external": () =>
 				void this.guard(async () => {
 					const text = await this.externalEditor(this.editor.getText());
@@ -276,9 +295,10 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		}, DOUBLE_PRESS_MS).unref();
 	}
 
-	/** Escape: stop the run, or the `!cmd`. */
+	/** Escape: stop what a command is doing (a branch summary), the run, or the `!cmd`. */
 	interrupt(): void {
-		if (this.host?.session.isStreaming) void this.host.session.abort();
+		if (this.escapeHandler) this.escapeHandler();
+		else if (this.host?.session.isStreaming) void this.host.session.abort();
 		else if (this.bash) this.bash.abort();
 	}
 
@@ -288,11 +308,12 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	}
 
 	setExpanded(expanded: boolean): void {
+		if (expanded === this.expanded) return;
 		this.expanded = expanded;
 		this.header.setExpanded(expanded);
 		this.sections.setExpanded(expanded);
 		this.conversation.transcript.setExpanded(expanded);
-		this.tui.requestRender();
+		this.info(`Tool output: ${expanded ? "expanded" : "collapsed"}`);
 	}
 
 	private cycleThinking(): void {
@@ -374,6 +395,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 
 	start(): void {
 		this.tui.start();
+		// The window's title names the folder, as pi's does; extensions may change it (setTitle).
+		this.tui.terminal.setTitle(`${APP_NAME} - ${basename(this.cwd)}`);
 		this.layout.editorSlot.focus();
 		this.tui.requestRender();
 	}
