@@ -79,7 +79,7 @@ export const bench: Bench = async (o) => {
 			sample: (out) => {
 				const rows = parseTiming(out.stderr).rows;
 				const ms = (label: string) => rows.find((r) => r.indent === 0 && r.label === label)?.ms ?? Number.NaN;
-				return { openMs: ms("open session"), selectMs: ms("select model") };
+				return { openMs: ms("open session"), contextMs: ms("session context"), selectMs: ms("select model") };
 			},
 		};
 	};
@@ -105,6 +105,7 @@ export const bench: Bench = async (o) => {
 			["wall ms per 1k entries", fmt(summary(wallPer), "", 2), fmt(summary(floorPer), "", 2), fmtRatio(summary(perRound([wallPer, floorPer], (a, f) => a / f)))],
 			["CPU ms per 1k entries", fmt(summary(cpuPer), "", 2), fmt(summary(slope(fSmall.cpuMs!, fLarge.cpuMs!)), "", 2), ""],
 			["  open session (AGENT_TIMING) ms per 1k", fmt(summary(slope(small.samples!.openMs!, large.samples!.openMs!)), "", 2), "", ""],
+			["  session context (AGENT_TIMING) ms per 1k", fmt(summary(slope(small.samples!.contextMs!, large.samples!.contextMs!)), "", 2), "", ""],
 			["peak RSS MB per 1k entries", fmt(rssPer, "", 2), fmt(summary(slope(fSmall.rssKb, fLarge.rssKb).map((kb) => kb / 1024)), "", 2), ""],
 			[`select model (AGENT_TIMING) ms, ${SIZES[0]! / 1000}k → ${SIZES.at(-1)! / 1000}k`, `${fmt(summary(small.samples!.selectMs!), "", 2)} → ${fmt(summary(large.samples!.selectMs!), "", 2)}`, "", ""],
 		],
