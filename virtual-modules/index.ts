@@ -11,9 +11,20 @@ const typebox: ModuleLoader = () => require("typebox");
 const typeboxCompile: ModuleLoader = () => require("typebox/compile");
 const typeboxValue: ModuleLoader = () => require("typebox/value");
 const piAi: ModuleLoader = () => require("./pi-ai.ts");
+const piAiProviders: ModuleLoader = () => require("./pi-ai-providers.ts");
 const piTui: ModuleLoader = () => require("./pi-tui.ts");
-const agentCoreTypes = {};
-const piAgentCore: ModuleLoader = () => agentCoreTypes;
+const piAgentCore: ModuleLoader = () => require("./pi-agent-core.ts");
+
+/** pi-ai's entry points extensions import; the root, `/compat`, `/models` and `/oauth` are one module (a superset of each). */
+function piAiEntries(scope: string): Record<string, ModuleLoader> {
+	return {
+		[`${scope}/pi-ai`]: piAi,
+		[`${scope}/pi-ai/compat`]: piAi,
+		[`${scope}/pi-ai/models`]: piAi,
+		[`${scope}/pi-ai/oauth`]: piAi,
+		[`${scope}/pi-ai/providers/all`]: piAiProviders,
+	};
+}
 
 /** Specifier → module loader. Aliases share a loader, so they get the same module object. */
 export function virtualModules(): Record<string, ModuleLoader> {
@@ -28,8 +39,8 @@ export function virtualModules(): Record<string, ModuleLoader> {
 		// pi compatibility: extensions written for pi load unchanged.
 		"@mariozechner/pi-coding-agent": codingAgent,
 		"@earendil-works/pi-coding-agent": codingAgent,
-		"@mariozechner/pi-ai": piAi,
-		"@earendil-works/pi-ai": piAi,
+		...piAiEntries("@mariozechner"),
+		...piAiEntries("@earendil-works"),
 		"@mariozechner/pi-agent-core": piAgentCore,
 		"@earendil-works/pi-agent-core": piAgentCore,
 		"@mariozechner/pi-tui": piTui,

@@ -57,7 +57,10 @@ export type SessionStateEvent =
 	/** No more automatic work for the run that just ended (after agent_end, boundaries and queued work). */
 	| { type: "agent_settled"; aborted: boolean }
 	/** An extension appended an entry to the session (pi.appendEntry). */
-	| { type: "entry_appended"; entry: SessionEntry };
+	| { type: "entry_appended"; entry: SessionEntry }
+	/** The session's display name changed; absent: cleared. */
+	| { type: "session_info_changed"; name: string | undefined }
+	| { type: "thinking_level_changed"; level: ThinkingLevel };
 export type AgentSessionEvent = AgentEvent | QueueEvent | CompactionEvent | SessionStateEvent;
 
 export interface PromptOptions {
@@ -87,6 +90,8 @@ export interface AgentSessionOptions {
 	toolContext?: () => unknown;
 	/** Settings `compaction`; missing fields take the defaults. */
 	compaction?: Partial<CompactionSettings>;
+	/** Stall detection for every provider request (settings `httpHeaderTimeoutMs`, `httpIdleTimeoutMs`). */
+	requestTimeouts?: StreamOptions["timeouts"];
 }
 
 
@@ -135,6 +140,7 @@ export class AgentSession {
 	private _steeringMode: QueueMode = "all";
 	private _followUpMode: QueueMode = "all";
 	private _autoRetryEnabled = true;
+	private readonly requestTimeouts: StreamOptions["timeouts"];
 	/** Aborted by abortRetry() to end the current retry wait. */
 	private retryCancel: AbortController | undefined;
 	private bashAbort: AbortController | undefined;
@@ -154,6 +160,7 @@ export class AgentSession {
 		this.messages = options.messages ? [...options.messages] : [];
 		this.hooks = options.hooks ?? {};
 		this.toolContext = options.toolContext ?? (() => ({}));
+		this.requestTimeouts = options.requestTimeouts;
 		this.compaction = new SessionCompactor(
 			{
 				get model() {
@@ -170,7 +177,7 @@ export class AgentSession {
 				complete: async (model, context, opts) => {
 					if (this.models.complete) return this.models.complete(model, context, opts);
 					const auth = await this.models.getApiKeyAndHeaders(model);
-					return this.models.stream(model, context, { ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
+					return this.models.stream(model, context, { timeouts: this.requestTimeouts, ...opts, apiKey: auth.apiKey, headers: auth.headers }).result();
 				},
 				publish: (event) => this.emit(event),
 				rebuildFromSession: () => this.rebuildFromSession(),
@@ -375,6 +382,7 @@ export class AgentSession {
 							headers: { ...auth.headers, ...fromHooks.headers },
 							reasoning: this._thinkingLevel === "off" ? undefined : this._thinkingLevel,
 							sessionId: this._session.getSessionId(),
+							...(this.requestTimeouts ? { timeouts: this.requestTimeouts } : {}),
 						};
 					},
 				},

@@ -9,7 +9,8 @@ import { clampThinkingLevel } from "./providers/thinking.ts";
 import type { Model, ThinkingLevel } from "./providers/types.ts";
 import { decideTrust } from "./resources/resource-loader.ts";
 import { ResourceSet } from "./resources/resource-set.ts";
-import { settingObject } from "./resources/settings.ts";
+import { settingMilliseconds, settingObject } from "./resources/settings.ts";
+import { createRetryPolicy } from "./providers/retry.ts";
 import type { CompactionSettings } from "./session/compaction.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import { resolveSessionArg } from "./session/session-list.ts";
@@ -155,6 +156,8 @@ export async function openSession(cwd: string, choice: SessionChoice, sessionDir
 }
 
 const COMPACTION_SHAPE = { enabled: "boolean", reserveTokens: "number", keepRecentTokens: "number" } as const;
+// pi's names (settings.md, "Network and retries").
+const RETRY_SHAPE = { enabled: "boolean", maxRetries: "number", baseDelayMs: "number", maxAgentDelayMs: "number" } as const;
 
 /** `--models` patterns → available models, in pattern order; a pattern matching nothing is an error. */
 export function resolveScopedModels(registry: ModelRegistry, patterns: string[]): Model[] {
@@ -172,6 +175,13 @@ export function resolveScopedModels(registry: ModelRegistry, patterns: string[])
 		for (const m of matched) if (!out.includes(m)) out.push(m);
 	}
 	return out;
+}
+
+/** `httpHeaderTimeoutMs` (default: `httpIdleTimeoutMs` when that is set, else 120 s) and `httpIdleTimeoutMs` (300 s). */
+function requestTimeouts(resources: ResourceSet): { headerMs?: number; idleMs?: number } | undefined {
+	const idleMs = settingMilliseconds(resources.settings, "httpIdleTimeoutMs");
+	const headerMs = settingMilliseconds(resources.settings, "httpHeaderTimeoutMs") ?? idleMs;
+	return idleMs === undefined && headerMs === undefined ? undefined : { headerMs, idleMs };
 }
 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreatedAgentSession> {
@@ -276,7 +286,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			skills: resources.skillSummaries(),
 		},
 		compaction: { ...settingObject(resources.settings, "compaction", COMPACTION_SHAPE), ...options.compaction },
+		requestTimeouts: requestTimeouts(resources),
 	});
+	const retry = settingObject(resources.settings, "retry", RETRY_SHAPE);
+	if (retry.maxRetries !== undefined || retry.baseDelayMs !== undefined || retry.maxAgentDelayMs !== undefined) {
+		registry.retry = createRetryPolicy({ maxAttempts: retry.maxRetries as number | undefined, baseDelayMs: retry.baseDelayMs as number | undefined, maxDelayMs: retry.maxAgentDelayMs as number | undefined });
+	}
+	if (retry.enabled === false) session.setAutoRetryEnabled(false);
 	if (model && (!context.model || context.model.provider !== model.provider || context.model.modelId !== model.id)) {
 		sessionManager.appendModelChange(model.provider, model.id);
 	}

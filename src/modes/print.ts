@@ -5,6 +5,7 @@ import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
 import { extensionExitRequest, onExtensionExit } from "../core/exit-guard.ts";
 import { onTerminationSignals } from "../core/process-groups.ts";
+import { formatDuration } from "../core/providers/request-timeouts.ts";
 import { mark } from "../core/timing.ts";
 import { writeStderr, writeStdout } from "../stdio.ts";
 
@@ -30,6 +31,13 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	// An extension's process.exit() stops the run like a signal; whether it finished decides the exit code.
 	let finished = false;
 	const stopExitListening = onExtensionExit(() => void session.abort());
+	// A waiting run is never silent: one stderr line per retry (json mode has auto_retry_start).
+	const stopRetryLines =
+		options.mode === "text"
+			? session.subscribe((event) => {
+					if (event.type === "auto_retry_start") writeStderr(`${retryLine(session.model?.provider ?? "the provider", event)}\n`);
+				})
+			: undefined;
 	try {
 		for (const [i, prompt] of options.prompts.entries()) {
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" }).catch((error: unknown) => {
@@ -50,6 +58,7 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	} finally {
 		mark("run");
 		options.detach?.();
+		stopRetryLines?.();
 		await host.shutdown();
 		mark("shutdown");
 		stopListening();
@@ -80,6 +89,14 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 	}
 	// A finished run whose extension then asked for an exit code (in session_shutdown, say) gets it.
 	return exit?.code ?? 0;
+}
+
+/** `Retrying mock in 2 s (attempt 2/4): 503 The engine is currently overloaded`. */
+export function retryLine(provider: string, event: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }): string {
+	// "mock server error (503): overloaded" → "503 overloaded": the provider is already named.
+	const status = /\((\d{3})\): ([\s\S]*)$/.exec(event.errorMessage);
+	const reason = status ? `${status[1]} ${status[2]}` : event.errorMessage;
+	return `Retrying ${provider} in ${formatDuration(event.delayMs)} (attempt ${event.attempt + 1}/${event.maxAttempts + 1}): ${reason}`;
 }
 
 function finalText(message: AssistantMessage): string {

@@ -1,6 +1,7 @@
 // A loopback mock LLM server for tests. It speaks OpenAI chat completions and Anthropic messages
 // (streamed or not), answers each request with the next scripted turn, and records every request.
 import type { Server } from "bun";
+import { setTimeout as sleep } from "node:timers/promises";
 import { anthropicRenderer } from "./mock-llm/anthropic.ts";
 import { type Frame, framesResponse } from "./mock-llm/frames.ts";
 import { openaiRenderer } from "./mock-llm/openai.ts";
@@ -155,7 +156,8 @@ class MockLlmServer implements MockLlm {
 			const message = `mock-llm: turn function threw: ${String(error)}`;
 			return jsonResponse(500, renderer.errorBody(500, message), { ...headers, "x-should-retry": "false" });
 		}
-		if (turn.delayMs) await Bun.sleep(turn.delayMs);
+		// The wait before the head ends early when the client gives up (a header timeout) or the server closes.
+		if (turn.delayMs) await sleep(turn.delayMs, undefined, { signal: AbortSignal.any([request.signal, this.#closing.signal]) }).catch(() => {});
 		if (isErrorTurn(turn)) return errorResponse(turn, renderer, headers);
 
 		const reply = resolveReply(turn, seq);

@@ -4,6 +4,7 @@
 import { execCommand } from "../exec.ts";
 import type { EventBusController } from "./event-bus.ts";
 import { EXTENSION_EVENT_NAMES } from "./event-types.ts";
+import { DEFAULT_MARKDOWN_TYPES } from "./renderers.ts";
 import type {
 	Extension,
 	ExtensionActions,
@@ -133,7 +134,6 @@ export function createExtension(path: string, resolvedPath: string, sourceInfo: 
 		shortcuts: new Map(),
 		messageRenderers: new Map(),
 		entryRenderers: new Map(),
-		markdownTransformers: [],
 		toolRenderers: [],
 		providers: [],
 		virtualModels: [],
@@ -231,9 +231,10 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 			check();
 			extension.entryRenderers.set(customType, renderer);
 		},
-		registerMarkdownTransformer(transformer) {
+		registerMarkdownTransformer(transformer, options) {
 			check();
-			extension.markdownTransformers.push(transformer);
+			if (typeof transformer !== "function") throw new Error("registerMarkdownTransformer: the transformer must be a function");
+			extension.markdownTransformer = { transformer, messageTypes: new Set(options?.messageTypes ?? DEFAULT_MARKDOWN_TYPES) };
 		},
 		registerToolRenderer(resolver) {
 			check();

@@ -38,6 +38,8 @@ import type {
 	VirtualModelConfig,
 } from "./types.ts";
 import { createNoopUI } from "./ui-noop.ts";
+import { ExtensionRenderers } from "./renderers.ts";
+import { setActiveRegistry } from "../providers/active-registry.ts";
 
 /** What `ctx.sessionManager` exposes: the reading half of the session manager (reference §3.1). */
 const SESSION_READERS = [
@@ -124,6 +126,8 @@ export class ExtensionHost {
 	readonly resources: ResourceSet | undefined;
 	ui: ExtensionUIContext;
 	hasUI: boolean;
+	/** Message and entry renderers, Markdown transformers and tool renderers, for the modes to draw with. */
+	readonly renderers = new ExtensionRenderers(() => this.extensions);
 	private readonly options: ExtensionHostOptions;
 	private runner: ExtensionRunner;
 	private commands: ResolvedCommand[] = [];
@@ -143,6 +147,8 @@ export class ExtensionHost {
 		this.options = options;
 		this.session = options.session;
 		this.registry = options.registry;
+		// pi-ai's getModel/stream/complete for extensions read this session's catalogue and keys.
+		setActiveRegistry(options.registry);
 		this.mode = options.mode;
 		this.loaded = options.loaded;
 		this.entries = options.entries;
@@ -320,12 +326,15 @@ export class ExtensionHost {
 	setSessionName(name: string): void {
 		this.session.setSessionName(name);
 		void this.runner.emit("session_info_changed", { name });
+		void this.session.publish({ type: "session_info_changed", name: this.session.session.getSessionName() });
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
 		const previousLevel = this.session.thinkingLevel;
 		this.session.setThinkingLevel(level);
-		if (this.session.thinkingLevel !== previousLevel) void this.runner.emit("thinking_level_select", { level: this.session.thinkingLevel, previousLevel });
+		if (this.session.thinkingLevel === previousLevel) return;
+		void this.runner.emit("thinking_level_select", { level: this.session.thinkingLevel, previousLevel });
+		void this.session.publish({ type: "thinking_level_changed", level: this.session.thinkingLevel });
 	}
 
 	/** A model served under another name that resolves to a real one per request. */

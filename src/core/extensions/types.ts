@@ -279,14 +279,45 @@ export interface ExtensionShortcut extends ShortcutOptions {
 	extensionPath: string;
 }
 
-// ---- Renderers (v0.87) ----
+// ---- Renderers (pi 1.6; the modes draw them, through ExtensionRenderers) ----
 
-export type MessageRenderer<T = unknown> = (message: CustomMessage<T>, options: { expanded: boolean }, theme: Theme) => Component | undefined;
-export type EntryRenderer<T = unknown> = (entry: SessionEntry & { customType: string; data?: T }, options: { expanded: boolean }, theme: Theme) => Component | undefined;
-/** Rewrites markdown before it is rendered (not what the model sees). */
-export type MarkdownTransformer = (markdown: string, context: { source: "assistant" | "user" | "custom" }) => string;
-/** Picks a renderer for a tool call; return undefined to leave it to the next resolver. */
-export type ToolRendererResolver = (toolName: string) => Pick<ToolDefinition, "renderCall" | "renderResult" | "renderShell"> | undefined;
+/** `keyHint(action, description)`: how to press an app action, for renderers' hints. */
+export interface KeybindingHints {
+	keyHint(action: string, description?: string): string;
+}
+export interface MessageRenderOptions extends KeybindingHints {
+	expanded: boolean;
+	/** Horizontal padding of the output. */
+	outputPad: number;
+}
+export interface EntryRenderOptions extends KeybindingHints {
+	expanded: boolean;
+}
+export type MessageRenderer<T = unknown> = (message: CustomMessage<T>, options: MessageRenderOptions, theme: Theme) => Component | undefined;
+export type EntryRenderer<T = unknown> = (entry: SessionEntry & { type: "custom"; customType: string; data?: T }, options: EntryRenderOptions, theme: Theme) => Component | undefined;
+/** The Markdown surfaces a transformer may run on. */
+export type MarkdownMessageType = "user" | "assistant" | "assistant-thinking" | "custom" | "summary" | "changelog";
+export interface MarkdownTransformContext {
+	messageType: MarkdownMessageType;
+	isStreaming: boolean;
+	availableWidth: number;
+	/** The session entry's id, when drawn from a saved entry. */
+	messageId?: string;
+	timestamp?: string;
+}
+/** Rewrites Markdown before it is drawn (never what the model sees). */
+export type MarkdownTransformer = (markdown: string, context: MarkdownTransformContext) => string;
+export interface MarkdownTransformerOptions {
+	/** Default: user, assistant and assistant-thinking. */
+	messageTypes?: readonly MarkdownMessageType[];
+}
+export interface MarkdownTransformerRegistration {
+	transformer: MarkdownTransformer;
+	messageTypes: ReadonlySet<MarkdownMessageType>;
+}
+export type ToolRenderers = Pick<ToolDefinition, "renderCall" | "renderResult" | "renderShell">;
+/** Picks how a tool's calls are drawn; `next()` gives what the later resolvers (then the tool itself) would use. */
+export type ToolRendererResolver = (toolName: string, next: () => ToolRenderers | undefined) => ToolRenderers | undefined;
 
 // ---- Providers (reference §4.5) ----
 
@@ -429,7 +460,8 @@ export interface ExtensionAPI extends ExtensionSessionActions {
 	getFlag(name: string): boolean | string | undefined;
 	registerMessageRenderer<T = unknown>(customType: string, renderer: MessageRenderer<T>): void;
 	registerEntryRenderer<T = unknown>(customType: string, renderer: EntryRenderer<T>): void;
-	registerMarkdownTransformer(transformer: MarkdownTransformer): void;
+	/** One per extension (a second call replaces the first). */
+	registerMarkdownTransformer(transformer: MarkdownTransformer, options?: MarkdownTransformerOptions): void;
 	registerToolRenderer(resolver: ToolRendererResolver): void;
 	/** Queued during load; applied when the session binds the runtime. */
 	registerProvider(name: string, config: ProviderConfig): void;
@@ -475,7 +507,7 @@ export interface Extension {
 	shortcuts: Map<KeyId, ExtensionShortcut>;
 	messageRenderers: Map<string, MessageRenderer<any>>;
 	entryRenderers: Map<string, EntryRenderer<any>>;
-	markdownTransformers: MarkdownTransformer[];
+	markdownTransformer?: MarkdownTransformerRegistration;
 	toolRenderers: ToolRendererResolver[];
 	/** Providers this extension registered (names, in order), for listings. */
 	providers: string[];

@@ -22,10 +22,10 @@ export interface AnthropicCompat {
 
 /** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
 export function runAnthropicMessages(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
-	return runWire(stream, model, options, async (output) => {
+	return runWire(stream, model, options, async (output, fetch) => {
 		const { default: Anthropic } = await inPhase("sdk import", () => import("@anthropic-ai/sdk"));
 		// The explicit apiKey keeps the SDK from reading ANTHROPIC_* variables or credential files.
-		const client = new Anthropic(sdkClientOptions(model, options));
+		const client = new Anthropic(sdkClientOptions(model, options, fetch));
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		const events = await client.messages.create(params as never, { signal: options?.signal });
 		const blocks = new BlockWriter(stream, output);

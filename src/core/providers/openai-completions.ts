@@ -41,10 +41,10 @@ export function resolveOpenAICompat(model: Model): OpenAICompat {
 
 /** Stream one response into `stream`; never rejects (failures end the stream with an error event). */
 export function runOpenAICompletions(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
-	return runWire(stream, model, options, async (output) => {
+	return runWire(stream, model, options, async (output, fetch) => {
 		const { default: OpenAI } = await inPhase("sdk import", () => import("openai"));
 		// Explicit nulls keep the SDK from reading OPENAI_* variables meant for another provider.
-		const client = new OpenAI({ ...sdkClientOptions(model, options), adminAPIKey: null, organization: null, project: null });
+		const client = new OpenAI({ ...sdkClientOptions(model, options, fetch), adminAPIKey: null, organization: null, project: null });
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		const chunks = await client.chat.completions.create(params as never, { signal: options?.signal });
 		const blocks = new BlockWriter(stream, output);

@@ -157,6 +157,8 @@ export interface StreamOptions {
 	onHeaders?: (headers: Record<string, string>) => Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
 	/** Called once the HTTP response head has arrived. */
 	onResponse?: (response: { status: number; headers: Record<string, string> }) => void | Promise<void>;
+	/** Stall detection: no response head within `headerMs`, no body bytes for `idleMs` (0 = off). Defaults 120 s / 300 s. */
+	timeouts?: { headerMs?: number; idleMs?: number };
 }
 
 /** The function every wire protocol implements. */

@@ -2,6 +2,7 @@
 // usage, the fetch that lets StreamOptions hooks see the real HTTP exchange, and failures as data.
 import type { EventStream } from "./event-stream.ts";
 import { parseStreamingJson } from "./partial-json.ts";
+import { RequestWatchdog } from "./request-timeouts.ts";
 import type { AssistantMessage, Model, StreamOptions, TextContent, ThinkingContent, ToolCall, Usage } from "./types.ts";
 import { emptyUsage } from "./types.ts";
 import { enterPhase, timingEnabled } from "../timing.ts";
@@ -149,18 +150,26 @@ function clip(text: string): string {
 
 /**
  * The frame of every wire protocol: push `start`, let `body` fill the message, then push `done`,
- * or `error` with whatever `body` threw described. Never rejects.
+ * or `error` with whatever `body` threw described. Never rejects. `body` gets the fetch to give
+ * its SDK: the request hooks and the header and idle timeouts live in it.
  */
-export async function runWire(stream: EventStream, model: Model, options: StreamOptions | undefined, body: (output: AssistantMessage) => Promise<void>): Promise<void> {
+export async function runWire(
+	stream: EventStream,
+	model: Model,
+	options: StreamOptions | undefined,
+	body: (output: AssistantMessage, fetch: typeof globalThis.fetch) => Promise<void>,
+): Promise<void> {
 	const output = newAssistantMessage(model);
 	stream.push({ type: "start", partial: output });
+	const watchdog = new RequestWatchdog(model.provider, options?.timeouts);
 	try {
-		await body(output);
+		await body(output, watchdog.fetch(phasedFetch(hookedFetch(options)) ?? globalThis.fetch));
 		calculateCost(model, output.usage);
 		finish(stream, output);
 	} catch (error) {
 		calculateCost(model, output.usage);
-		fail(stream, output, model, error, options?.signal);
+		// Whatever the SDK made of the closed connection, say which timeout closed it.
+		fail(stream, output, model, watchdog.failure && !options?.signal?.aborted ? new ProtocolError(watchdog.failure) : error, options?.signal);
 	}
 }
 
@@ -316,14 +325,18 @@ function phasedFetch(hooked: typeof fetch | undefined): typeof fetch | undefined
 // Keyless servers (Ollama, llama.cpp) ignore the key, but both SDKs refuse to run without one.
 const PLACEHOLDER_KEY = "no-api-key";
 
-/** What both SDK clients are built with: our key, no SDK retries (we retry), no SDK logging, hooked fetch. */
-export function sdkClientOptions(model: Model, options: StreamOptions | undefined) {
+/**
+ * What both SDK clients are built with: our key, no SDK retries (we retry), no SDK logging, and
+ * runWire's fetch (hooks and timeouts; the SDK's own whole-request timeout is off).
+ */
+export function sdkClientOptions(model: Model, options: StreamOptions | undefined, fetch: typeof globalThis.fetch) {
 	return {
 		apiKey: options?.apiKey || PLACEHOLDER_KEY,
 		baseURL: model.baseUrl,
 		maxRetries: 0,
+		timeout: 2_147_483_647,
 		defaultHeaders: { ...model.headers, ...options?.headers },
-		fetch: phasedFetch(hookedFetch(options)),
+		fetch,
 		logLevel: "off" as const,
 	};
 }

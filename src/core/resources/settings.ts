@@ -183,6 +183,20 @@ export function settingBoolean(settings: RunSettings, key: string): boolean | un
 	return undefined;
 }
 
+/** Milliseconds (`httpIdleTimeoutMs`): a number of 0 or more, or "disabled" (0); the project's value wins. */
+export function settingMilliseconds(settings: RunSettings, key: string): number | undefined {
+	for (const file of [settings.project, settings.user]) {
+		const value = file?.data[key];
+		if (value === undefined) continue;
+		if (value === "disabled") return 0;
+		if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+			throw new SettingsError(file!.path, `"${key}" in ${file!.path} must be a number of milliseconds (0 or more) or "disabled".`);
+		}
+		return value;
+	}
+	return undefined;
+}
+
 /**
  * An object of numbers and booleans (`compaction`): user fields, then project fields over them.
  * `shape` names each field's type; unknown fields are left alone, wrong types name the file.

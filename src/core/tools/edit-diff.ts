@@ -8,7 +8,8 @@ export interface EditDiff {
 	firstChangedLine: number | undefined;
 }
 
-type Op = { kind: " " | "-" | "+"; text: string };
+export type DiffOp = { kind: " " | "-" | "+"; text: string };
+type Op = DiffOp;
 
 /** Past this many cells the middle is shown as a plain delete-then-add instead of an LCS. */
 const MAX_LCS_CELLS = 4_000_000;
@@ -50,19 +51,59 @@ function middleOps(a: string[], b: string[]): Op[] {
 	return ops;
 }
 
-export function unifiedDiff(oldText: string, newText: string, path: string, contextLines = 3): EditDiff {
+/** Line by line: kept (" "), removed ("-") and added ("+") lines, common prefix and suffix kept whole. */
+export function diffLines(oldText: string, newText: string): { ops: DiffOp[]; prefix: number; newLineCount: number } {
 	const a = lines(oldText);
 	const b = lines(newText);
 	let prefix = 0;
 	while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
 	let suffix = 0;
 	while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-
 	const ops: Op[] = [
 		...a.slice(0, prefix).map((text) => ({ kind: " " as const, text })),
 		...middleOps(a.slice(prefix, a.length - suffix), b.slice(prefix, b.length - suffix)),
 		...a.slice(a.length - suffix).map((text) => ({ kind: " " as const, text })),
 	];
+	return { ops, prefix, newLineCount: b.length };
+}
+
+/**
+ * A diff for people: each line with its number (old for removed and kept lines, new for added
+ * ones), `contextLines` kept lines around each change and ` ...` for the ones left out.
+ */
+export function displayDiff(oldText: string, newText: string, contextLines = 4): EditDiff {
+	const { ops } = diffLines(oldText, newText);
+	const width = String(Math.max(lines(oldText).length, lines(newText).length, 1)).length;
+	const changed = ops.map((op) => op.kind !== " ");
+	const near = (i: number) => {
+		for (let d = -contextLines; d <= contextLines; d++) if (changed[i + d]) return true;
+		return false;
+	};
+	const out: string[] = [];
+	let oldLine = 1;
+	let newLine = 1;
+	let firstChangedLine: number | undefined;
+	let skipping = false;
+	for (let i = 0; i < ops.length; i++) {
+		const op = ops[i]!;
+		if (op.kind === " " && !near(i)) {
+			if (!skipping) out.push(` ${"".padStart(width)} ...`);
+			skipping = true;
+		} else {
+			skipping = false;
+			if (op.kind !== " ") firstChangedLine ??= newLine;
+			const n = op.kind === "+" ? newLine : oldLine;
+			out.push(`${op.kind}${String(n).padStart(width)} ${op.text}`);
+		}
+		if (op.kind !== "+") oldLine++;
+		if (op.kind !== "-") newLine++;
+	}
+	if (firstChangedLine === undefined) return { diff: "", firstChangedLine: undefined };
+	return { diff: out.join("\n"), firstChangedLine };
+}
+
+export function unifiedDiff(oldText: string, newText: string, path: string, contextLines = 3): EditDiff {
+	const { ops, prefix, newLineCount } = diffLines(oldText, newText);
 	const changed = ops.flatMap((op, index) => (op.kind === " " ? [] : [index]));
 	if (changed.length === 0) return { diff: "", firstChangedLine: undefined };
 
@@ -94,6 +135,6 @@ export function unifiedDiff(oldText: string, newText: string, path: string, cont
 		for (const op of hunk) out.push(`${op.kind}${op.text}`);
 		k = last + 1;
 	}
-	const firstChangedLine = Math.max(1, Math.min(prefix + 1, b.length));
+	const firstChangedLine = Math.max(1, Math.min(prefix + 1, newLineCount));
 	return { diff: `${out.join("\n")}\n`, firstChangedLine };
 }

@@ -211,7 +211,7 @@ export class ConversationRenderer {
 		for (const ext of this.surface.extensions()) {
 			for (const resolve of ext.toolRenderers) {
 				try {
-					const found = resolve(name);
+					const found = resolve(name, () => undefined);
 					if (found) return found;
 				} catch {
 					// A broken resolver falls back to the default look.
@@ -295,7 +295,7 @@ export class ConversationRenderer {
 		const renderer = owner?.messageRenderers.get(message.customType);
 		if (renderer) {
 			try {
-				const lines = componentLines(renderer(message, { expanded: this.surface.expanded }, terminalTheme), this.surface.columns - 1);
+				const lines = componentLines(renderer(message, { expanded: this.surface.expanded, outputPad: 1, keyHint: (action, description) => description ?? action }, terminalTheme), this.surface.columns - 1);
 				if (lines) return lines.map((l) => MARGIN + l);
 			} catch {
 				// Renderer threw: readable text below.

@@ -1,0 +1,95 @@
+// Stall detection for provider requests (issue 12, defect 6): a header timeout (no response head
+// within N ms) and an idle-stream timeout (no body bytes for N ms). A fired timeout closes the
+// connection and says which one fired; the agent loop retries it when nothing had streamed yet.
+
+/** No response head within this long: the request is given up (and retried). Settings `httpHeaderTimeoutMs`. */
+export const DEFAULT_HEADER_TIMEOUT_MS = 120_000;
+/** No bytes of the body for this long: the stream is given up. Settings `httpIdleTimeoutMs` (pi's name and default). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+export interface RequestTimeouts {
+	/** 0 turns it off. Default DEFAULT_HEADER_TIMEOUT_MS. */
+	headerMs?: number;
+	/** 0 turns it off. Default DEFAULT_IDLE_TIMEOUT_MS. */
+	idleMs?: number;
+}
+
+/** "2 s", "500 ms", "5 min", "1 h": how long, for a person. */
+export function formatDuration(ms: number): string {
+	if (ms < 1000) return `${Math.round(ms)} ms`;
+	if (ms < 120_000) return `${Number((ms / 1000).toFixed(1))} s`;
+	if (ms < 7_200_000) return `${Number((ms / 60_000).toFixed(1))} min`;
+	return `${Number((ms / 3_600_000).toFixed(1))} h`;
+}
+
+/**
+ * Watches one request. `fetch` wraps the fetch the SDK is given; once a timeout fires, `failure`
+ * says which, in words for the user, and the request's connection is closed.
+ */
+export class RequestWatchdog {
+	failure: string | undefined;
+	private readonly headerMs: number;
+	private readonly idleMs: number;
+
+	constructor(
+		private readonly provider: string,
+		timeouts: RequestTimeouts | undefined,
+	) {
+		this.headerMs = timeouts?.headerMs ?? DEFAULT_HEADER_TIMEOUT_MS;
+		this.idleMs = timeouts?.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+	}
+
+	fetch(base: typeof fetch): typeof fetch {
+		const watched = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+			const controller = new AbortController();
+			const signal = init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
+			const timer =
+				this.headerMs > 0
+					? setTimeout(() => {
+							this.failure = `No response from ${this.provider} within ${formatDuration(this.headerMs)} (header timeout; settings "httpHeaderTimeoutMs" changes it)`;
+							controller.abort(new Error(this.failure));
+						}, this.headerMs)
+					: undefined;
+			let response: Response;
+			try {
+				response = await base(input, { ...init, signal });
+			} finally {
+				clearTimeout(timer);
+			}
+			if (!response.body || this.idleMs <= 0) return response;
+			return new Response(this.watchBody(response.body, controller), { status: response.status, statusText: response.statusText, headers: response.headers });
+		};
+		return watched as typeof fetch;
+	}
+
+	/** The body, erroring (and closing the connection) once no bytes arrive for idleMs. */
+	private watchBody(body: ReadableStream<Uint8Array>, connection: AbortController): ReadableStream<Uint8Array> {
+		const reader = body.getReader();
+		return new ReadableStream<Uint8Array>({
+			pull: async (controller) => {
+				let timer: ReturnType<typeof setTimeout> | undefined;
+				const stalled = new Promise<"stalled">((resolve) => {
+					timer = setTimeout(() => resolve("stalled"), this.idleMs);
+				});
+				try {
+					const next = await Promise.race([reader.read(), stalled]);
+					if (next === "stalled") {
+						this.failure = `${this.provider} stopped sending: no data for ${formatDuration(this.idleMs)} (idle timeout; settings "httpIdleTimeoutMs" changes it)`;
+						const error = new Error(this.failure);
+						connection.abort(error);
+						void reader.cancel(error).catch(() => {});
+						controller.error(error);
+						return;
+					}
+					if (next.done) controller.close();
+					else controller.enqueue(next.value);
+				} catch (error) {
+					controller.error(error);
+				} finally {
+					clearTimeout(timer);
+				}
+			},
+			cancel: (reason) => reader.cancel(reason),
+		});
+	}
+}
