@@ -2,7 +2,7 @@
 // schema error into one message with file:line:column and the fix. Never writes the file.
 import { readFileSync } from "node:fs";
 import type { TSchema } from "typebox";
-import { Value } from "typebox/value";
+import { precompiledCheck } from "./config-checks.ts";
 import { UserError } from "../errors.ts";
 import { tildify } from "../../config.ts";
 
@@ -50,18 +50,32 @@ export function readJsonConfig(path: string, schema: TSchema, example: string, c
 		const at = lineColumn(text, scan.error?.offset ?? 0);
 		throw new ConfigFileError(path, at.line, at.column, `invalid JSON: ${scan.error?.message ?? "cannot be parsed"}`, hints);
 	}
-	if (Value.Check(schema, value)) {
+	if (checkValue(schema, value)) {
 		const problem = check?.(value);
 		if (!problem) return value;
 		const offset = scanJson(text).positions.get(problem.pointer);
 		const at = offset === undefined ? undefined : lineColumn(text, offset);
 		throw new ConfigFileError(path, at?.line, at?.column, problem.message, hints);
 	}
-	const errors = Value.Errors(schema, value) as SchemaError[];
+	const errors = typeboxValue().Errors(schema, value) as SchemaError[];
 	const pointer = errors[0]?.instancePath ?? "";
 	const offset = scanJson(text).positions.get(pointer);
 	const at = offset === undefined ? undefined : lineColumn(text, offset);
 	throw new ConfigFileError(path, at?.line, at?.column, describeSchemaError(pointer, errors.filter((e) => e.instancePath === pointer)), hints);
+}
+
+/**
+ * typebox's value module, loaded on first need: a valid config never needs it (its schema has a
+ * precompiled check), so start-up does not evaluate it. require() is synchronous, as this reader is.
+ */
+export function typeboxValue(): typeof import("typebox/value").Value {
+	return (require("typebox/value") as typeof import("typebox/value")).Value;
+}
+
+/** `schema`'s precompiled check when it has one, else typebox's. */
+export function checkValue(schema: TSchema, value: unknown): boolean {
+	const check = precompiledCheck(schema);
+	return check ? check(value) : typeboxValue().Check(schema, value);
 }
 
 interface SchemaError {
