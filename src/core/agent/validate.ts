@@ -5,7 +5,7 @@ import type { TSchema } from "typebox";
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; message: string };
 
-type Value = typeof import("typebox/value").Value;
+type Value = Pick<typeof import("typebox/value"), "Check" | "Errors" | "Convert">;
 type Checker = { Check(value: unknown): boolean };
 
 /** Compiled checks by schema; null where typebox cannot compile one (the interpreter checks instead). */
@@ -13,7 +13,8 @@ const compiled = new WeakMap<object, Checker | null>();
 
 function typeboxValue(): Value {
 	// require(): synchronous, as pi-ai's validateToolArguments is; Bun loads the chunk on first use.
-	return (require("typebox/value") as typeof import("typebox/value")).Value;
+	// The module's functions, not its `Value` namespace, which a Bun plugin's copy of the module lacks.
+	return require("typebox/value") as typeof import("typebox/value");
 }
 
 function checkerFor(schema: TSchema): Checker | null {

@@ -68,8 +68,10 @@ export function readJsonConfig(path: string, schema: TSchema, example: string, c
  * typebox's value module, loaded on first need: a valid config never needs it (its schema has a
  * precompiled check), so start-up does not evaluate it. require() is synchronous, as this reader is.
  */
-export function typeboxValue(): typeof import("typebox/value").Value {
-	return (require("typebox/value") as typeof import("typebox/value")).Value;
+export function typeboxValue(): Pick<typeof import("typebox/value"), "Check" | "Errors" | "Convert"> {
+	// The module's own functions, not its `Value` namespace: a module served by a Bun plugin (the
+	// extension loader's, from source) keeps the functions but not the namespace.
+	return require("typebox/value") as typeof import("typebox/value");
 }
 
 /** `schema`'s precompiled check when it has one, else typebox's. */
