@@ -48,6 +48,16 @@ export function getUserExtensionsDir(): string {
 	return join(getAgentDir(), "extensions");
 }
 
+/** `~/.agent/mcp.json` — MCP servers for every project. */
+export function getUserMcpPath(): string {
+	return join(getAgentDir(), "mcp.json");
+}
+
+/** `<cwd>/.agent/mcp.json` — the project's MCP servers (read only when the folder is trusted). */
+export function getProjectMcpPath(cwd: string): string {
+	return join(getProjectConfigDir(cwd), "mcp.json");
+}
+
 export function getSessionsDir(): string {
 	const fromEnv = process.env[ENV.sessionDir];
 	if (fromEnv) return resolve(expandHome(fromEnv));

@@ -28,3 +28,50 @@ export { AgentSession } from "./core/agent-session.ts";
 export * from "./core/compat/framework.ts";
 export { NotSupportedError } from "./core/compat/unsupported.ts";
 export type * from "./core/compat/pi-types.ts";
+export type { McpExposure, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from "./core/mcp/server-config.ts";
+export type { RegisteredMcpServer } from "./core/mcp/registry.ts";
+
+// TUI helpers extensions import (pi 1.6's names); the real modules load on first use.
+export {
+	BorderedLoader,
+	CustomEditor,
+	DynamicBorder,
+	KeybindingsManager,
+	Theme,
+	getEditorTheme,
+	getLanguageFromPath,
+	getMarkdownTheme,
+	getSelectListTheme,
+	getSettingsListTheme,
+	highlightCode,
+	keyHint,
+	keyText,
+	rawKeyHint,
+	renderDiff,
+	type RenderDiffOptions,
+	truncateToVisualLines,
+	initTheme,
+	ArminComponent,
+	AssistantMessageComponent,
+	BashExecutionComponent,
+	BranchSummaryMessageComponent,
+	CompactionSummaryMessageComponent,
+	CustomMessageComponent,
+	ExtensionEditorComponent,
+	ExtensionInputComponent,
+	ExtensionSelectorComponent,
+	FooterComponent,
+	LoginDialogComponent,
+	ModelSelectorComponent,
+	OAuthSelectorComponent,
+	SessionSelectorComponent,
+	SettingsSelectorComponent,
+	ShowImagesSelectorComponent,
+	SkillInvocationMessageComponent,
+	ThemeSelectorComponent,
+	ThinkingSelectorComponent,
+	ToolExecutionComponent,
+	TreeSelectorComponent,
+	UserMessageComponent,
+	UserMessageSelectorComponent,
+} from "./tui-exports.ts";

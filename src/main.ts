@@ -6,7 +6,7 @@ import { VERSION } from "./config.ts";
 import { installExitGuard } from "./core/exit-guard.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { routeStdoutToStderr, writeStderr, writeStdout } from "./stdio.ts";
-import { isTerminal, runMode } from "./cli/terminal.ts";
+import { isTerminal, runMode, tuiFallbackReason } from "./cli/terminal.ts";
 import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
 import type { StartedExtensions } from "./cli/extensions-startup.ts";
 import type { ModelRegistry } from "./core/providers/registry.ts";
@@ -64,6 +64,7 @@ async function printHelp(args?: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
 	if (args.command?.name === "list") return (await import("./cli/list-command.ts")).runListCommand(args, args.command.json);
 	if (args.command?.name === "trust") return (await import("./cli/trust-command.ts")).runTrustCommand(args.command.dir, args.command.revoke);
+	if (args.command?.name === "mcp") return (await import("./cli/mcp-command.ts")).runMcpCommand(args.command.argv);
 	if (args.command?.name === "install") return (await import("./cli/package-commands.ts")).runInstallCommand(args.command.source, args.command.local, { allowScripts: args.command.allowScripts, offline: args.offline });
 	if (args.command?.name === "remove") return (await import("./cli/package-commands.ts")).runRemoveCommand(args.command.source, args.command.local);
 	if (args.command?.name === "update") return (await import("./cli/package-commands.ts")).runUpdateCommand(args.command.source, { allowScripts: args.command.allowScripts, offline: args.offline });
@@ -82,6 +83,8 @@ async function run(args: Args): Promise<number> {
 		return 0;
 	}
 	const mode = runMode(args);
+	// Someone typed `agent` at a terminal that cannot show the TUI: say once why this is print mode.
+	if (mode === "print" && !args.print && !args.mode && isTerminal(0)) writeStderr(`Note: ${tuiFallbackReason()}: running in print mode.\n`);
 	if (args.resume && mode !== "tui") {
 		const { listSessionsText } = await import("./cli/session-list-text.ts");
 		writeStdout(await listSessionsText(cwd, args.sessionDir));
@@ -100,6 +103,7 @@ async function run(args: Args): Promise<number> {
 	mark("read prompt");
 	if (mode === "tui") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
+		mark("import interactive");
 		return runInteractiveMode({ session: sessionOptions(args, started, registry, cwd), issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
@@ -166,6 +170,7 @@ function sessionOptions(args: Args, started: StartedExtensions, registry: ModelR
 		noSkills: args.noSkills,
 		promptTemplates: args.promptTemplates,
 		noPromptTemplates: args.noPromptTemplates,
+		noMcp: args.noMcp,
 		packageSources: args.extensions,
 		session: sessionChoice(args),
 		sessionDir: args.sessionDir,

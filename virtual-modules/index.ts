@@ -12,7 +12,8 @@ const typeboxCompile: ModuleLoader = () => require("typebox/compile");
 const typeboxValue: ModuleLoader = () => require("typebox/value");
 const piAi: ModuleLoader = () => require("./pi-ai.ts");
 const piAiProviders: ModuleLoader = () => require("./pi-ai-providers.ts");
-const piTui: ModuleLoader = () => require("./pi-tui.ts");
+// The TUI library itself: the very instance interactive mode renders with (SPEC §2).
+const piTui: ModuleLoader = () => require("@earendil-works/pi-tui");
 const piAgentCore: ModuleLoader = () => require("./pi-agent-core.ts");
 
 /** pi-ai's entry points extensions import; the root, `/compat`, `/models` and `/oauth` are one module (a superset of each). */
@@ -48,9 +49,18 @@ export function virtualModules(): Record<string, ModuleLoader> {
 	};
 }
 
-/** Every module evaluated, for loaders that need plain objects (jiti). */
+/**
+ * Every module as a plain object, for loaders that need those (jiti): each evaluated the first time
+ * its specifier is read, once, so a /reload in print mode does not evaluate the TUI library.
+ */
 export function materializeVirtualModules(): Record<string, object> {
-	return Object.fromEntries(Object.entries(virtualModules()).map(([specifier, load]) => [specifier, load()]));
+	const out: Record<string, object> = {};
+	const done = new Map<ModuleLoader, object>();
+	for (const [specifier, load] of Object.entries(virtualModules())) {
+		const get = () => done.get(load) ?? done.set(load, load()).get(load)!;
+		Object.defineProperty(out, specifier, { get, enumerable: true });
+	}
+	return out;
 }
 
 /**

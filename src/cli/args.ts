@@ -30,6 +30,8 @@ export interface Args {
 	promptTemplates: string[];
 	noPromptTemplates: boolean;
 	noContextFiles: boolean;
+	/** `--no-mcp`: no MCP servers for this run. */
+	noMcp: boolean;
 	export?: string;
 	/** `--list-models` given; the value is the optional search term ("" for none). */
 	listModels?: string;
@@ -53,7 +55,9 @@ export type SubCommand =
 	| { name: "trust"; dir?: string; revoke: boolean }
 	| { name: "install"; source: string; local: boolean; allowScripts: boolean }
 	| { name: "remove"; source: string; local: boolean }
-	| { name: "update"; source?: string; allowScripts: boolean };
+	| { name: "update"; source?: string; allowScripts: boolean }
+	/** `agent mcp …`: its words are parsed by cli/mcp-command.ts. */
+	| { name: "mcp"; argv: string[] };
 
 /** Usage line of each subcommand with operands, for errors and `<subcommand> --help`. */
 export const SUBCOMMAND_USAGE: Record<string, string> = {
@@ -116,7 +120,7 @@ type Spec =
 
 type BoolKey =
 	| "print" | "continue" | "resume" | "noSession" | "noTools" | "noBuiltinTools" | "noExtensions" | "noSkills"
-	| "noPromptTemplates" | "noContextFiles" | "verbose" | "offline" | "help" | "version" | "approve" | "noApprove";
+	| "noPromptTemplates" | "noContextFiles" | "noMcp" | "verbose" | "offline" | "help" | "version" | "approve" | "noApprove";
 type StringKey = "provider" | "model" | "apiKey" | "systemPrompt" | "session" | "fork" | "sessionDir" | "export";
 type ListKey = "appendSystemPrompt" | "extensions" | "skills" | "promptTemplates";
 
@@ -158,6 +162,7 @@ const FLAGS: Record<string, Spec> = {
 	"-np": { kind: "bool", key: "noPromptTemplates" },
 	"--no-context-files": { kind: "bool", key: "noContextFiles" },
 	"-nc": { kind: "bool", key: "noContextFiles" },
+	"--no-mcp": { kind: "bool", key: "noMcp" },
 	"--export": { kind: "string", key: "export", value: "<file>" },
 	"--list-models": { kind: "listModels" },
 	"--verbose": { kind: "bool", key: "verbose" },
@@ -204,6 +209,7 @@ function emptyArgs(): Args {
 		promptTemplates: [],
 		noPromptTemplates: false,
 		noContextFiles: false,
+		noMcp: false,
 		verbose: false,
 		offline: false,
 		help: false,
@@ -228,6 +234,10 @@ export function parseArgs(argv: string[]): Args {
 	const sub = argv[0];
 	if (sub === "list" || sub === "trust") {
 		return parseSubcommand(sub, argv.slice(1), args);
+	}
+	if (sub === "mcp") {
+		args.command = { name: "mcp", argv: argv.slice(1) };
+		return args;
 	}
 	if (sub !== undefined && ["install", "remove", "uninstall", "update"].includes(sub)) {
 		return parseOperandSubcommand(sub, argv.slice(1), args);

@@ -8,6 +8,12 @@ export function formatError(error: unknown): string {
 	if (error instanceof ArgsError) return `${pc.red(`Error: ${error.message}`)}`;
 	// Hint lines that are errors themselves (one per failed extension) are red too.
 	if (error instanceof UserError) return [pc.red(`Error: ${error.message}`), ...error.hints.map((h) => (h.startsWith("Error: ") ? pc.red(h) : h))].join("\n");
+	// A file or folder the system refused (EACCES on a config, ENOSPC, EISDIR): say which, no stack.
+	const sys = error as NodeJS.ErrnoException;
+	if (typeof sys?.code === "string" && /^E[A-Z0-9]+$/.test(sys.code) && typeof sys.path === "string") {
+		const reason = (sys.message ?? "").replace(new RegExp(`^${sys.code}:\\s*`), "").replace(/,\s*\w+\s+'.*'$/, "");
+		return pc.red(`Error: Cannot use ${sys.path}: ${reason || sys.code} (${sys.code})`);
+	}
 	const err = error instanceof Error ? error : new Error(String(error));
 	return `${pc.red(`Internal error: ${err.message}`)}\n${pc.dim(err.stack ?? "")}`;
 }

@@ -26,7 +26,7 @@ const OPTIONS: [string, string][] = [
 	["--models <patterns>", "Comma-separated models (provider/id, id, globs with *) to cycle through"],
 	["--no-tools, -nt", "Disable all tools"],
 	["--no-builtin-tools, -nbt", "Disable built-in tools, keep extension tools"],
-	["--tools, -t <tools>", "Comma-separated allowlist of tools (built-in and extension)"],
+	["--tools, -t <tools>", "Comma-separated allowlist of tools (built-in, extension; mcp__<server>__* patterns limit MCP tools)"],
 	["--thinking <level>", "Thinking level: off, minimal, low, medium, high, xhigh"],
 	["--extension, -e <path>", "Load an extension file or folder, or a package for this run (npm:<name>, git:<repo>) (repeatable)"],
 	["--no-extensions, -ne", "Do not discover extensions (-e still loads)"],
@@ -37,6 +37,7 @@ const OPTIONS: [string, string][] = [
 	["--prompt-template <path>", "Load a prompt template (repeatable)"],
 	["--no-prompt-templates, -np", "Disable prompt templates"],
 	["--no-context-files, -nc", "Do not read AGENTS.md / CLAUDE.md"],
+	["--no-mcp", "Start no MCP servers (mcp.json and extension-registered) for this run"],
 	["--export <file> [output]", "Export a session file (or id prefix) to HTML and exit"],
 	["--list-models [search]", "List available models, optionally filtered"],
 	["--verbose", "Print the expanded start-up list"],
@@ -54,7 +55,7 @@ export function helpText(extensionFlags: ExtensionFlagHelp[] = []): string {
 	const a = APP_NAME;
 	const sections = [
 		`${pc.bold(`${a} v${VERSION}`)} - a coding agent with read, bash, edit and write tools, extended by TypeScript files`,
-		`${pc.bold("Usage:")}\n  ${a} [options] [@files...] [messages...]\n  ${a} list [--json]              List extensions and what they registered\n  ${a} trust [--revoke] [dir]      Trust (or stop trusting) a project folder's .agent/\n  ${a} install <source> [-l]       Install a package (npm:<name>[@version], git:<host>/<path>[@ref], a URL, a path); -l: this project\n  ${a} remove <source> [-l]        Remove a package and its settings entry\n  ${a} update [<source>]           Update packages (all, or one)`,
+		`${pc.bold("Usage:")}\n  ${a} [options] [@files...] [messages...]\n  ${a} list [--json]              List extensions and what they registered\n  ${a} trust [--revoke] [dir]      Trust (or stop trusting) a project folder's .agent/\n  ${a} install <source> [-l]       Install a package (npm:<name>[@version], git:<host>/<path>[@ref], a URL, a path); -l: this project\n  ${a} remove <source> [-l]        Remove a package and its settings entry\n  ${a} update [<source>]           Update packages (all, or one)\n  ${a} mcp add|list|remove         Configure MCP servers (${a} mcp --help)`,
 		`${pc.bold("Options:")}\n${table(OPTIONS)}`,
 		`Extensions can add their own flags (e.g. --plan); they are listed below when loaded.`,
 	];

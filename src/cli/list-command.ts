@@ -13,7 +13,23 @@ import type { ResourceDiagnostic, ResourceScope } from "../core/resources/resour
 import { ResourceSet } from "../core/resources/resource-set.ts";
 import { resourceConflictSections } from "../modes/interactive/resource-sections.ts";
 import { writeStdout } from "../stdio.ts";
+import { formatProblem, loadMcpConfig, peekProjectServers, projectMcpPath, userMcpPath } from "../core/mcp/mcp-config.ts";
+import type { RegisteredMcpServer } from "../core/mcp/registry.ts";
+import { isStdioConfig, serverKey } from "../core/mcp/server-config.ts";
+import { targetOf } from "../core/mcp/status.ts";
 import type { Args } from "./args.ts";
+
+export interface ListedMcpServer {
+	name: string;
+	/** `user` / `project` (mcp.json) or `extension` (pi.registerMcpServer). */
+	source: "user" | "project" | "extension";
+	/** The mcp.json file or the extension's path. */
+	origin: string;
+	status: "enabled" | "disabled" | "skipped (untrusted)" | "shadowed" | "error";
+	error?: string;
+	transport?: "stdio" | "http";
+	target?: string;
+}
 
 export interface ListedExtension {
 	path: string;
@@ -27,11 +43,12 @@ export interface ListedExtension {
 	events: string[];
 	shortcuts: string[];
 	providers: string[];
+	mcpServers: string[];
 }
 
 const GROUPS: ExtensionGroup[] = ["project", "user", "path"];
 
-function describe(entry: ExtensionEntry, status: ListedExtension["status"], ext?: Extension, error?: string): ListedExtension {
+function describe(entry: ExtensionEntry, status: ListedExtension["status"], ext?: Extension, error?: string, registered: RegisteredMcpServer[] = []): ListedExtension {
 	return {
 		path: entry.path,
 		resolvedPath: entry.resolvedPath,
@@ -44,26 +61,63 @@ function describe(entry: ExtensionEntry, status: ListedExtension["status"], ext?
 		events: ext ? [...ext.handlers.entries()].filter(([, h]) => h.length > 0).map(([name]) => name) : [],
 		shortcuts: ext ? [...ext.shortcuts.keys()] : [],
 		providers: ext ? [...ext.providers] : [],
+		mcpServers: ext ? registered.filter((r) => r.extensionPath === ext.path).map((r) => r.name) : [],
 	};
 }
 
-/** Resolve and load (trusted inputs only; never prompts) and describe each extension. */
-export async function listExtensions(args: Args, cwd = process.cwd()): Promise<ListedExtension[]> {
+/** Resolve and load (trusted inputs only; never prompts) and describe each extension, with the MCP servers they registered. */
+export async function listExtensions(args: Args, cwd = process.cwd()): Promise<{ extensions: ListedExtension[]; registered: RegisteredMcpServer[] }> {
 	const trusted = decideTrust(cwd, args).state === "yes";
 	const discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, trusted);
 	const listed: ListedExtension[] = [];
+	let registered: RegisteredMcpServer[] = [];
 	if (discovery.entries.length > 0) {
 		// What factories print goes to stderr: main routes stdout there before anything loads.
 		const { loadExtensions } = await import("../core/extensions/loader.ts");
 		const result = await loadExtensions(discovery.entries, { cwd });
+		registered = result.runtime.mcpServers.list();
 		for (const entry of discovery.entries) {
 			const ext = result.extensions.find((e) => e.path === entry.path);
 			const error = result.errors.find((e) => e.path === entry.path);
-			listed.push(ext ? describe(entry, "loaded", ext) : describe(entry, "error", undefined, error?.reason ?? "not loaded"));
+			listed.push(ext ? describe(entry, "loaded", ext, undefined, registered) : describe(entry, "error", undefined, error?.reason ?? "not loaded"));
 		}
 	}
 	for (const entry of discovery.untrustedProject) listed.push(describe(entry, "skipped (untrusted)"));
-	return GROUPS.flatMap((g) => listed.filter((l) => l.group === g));
+	return { extensions: GROUPS.flatMap((g) => listed.filter((l) => l.group === g)), registered };
+}
+
+/** MCP servers from mcp.json and from extensions, with where each comes from; nothing is started (`agent mcp list` connects). */
+export function listMcpServers(args: Args, registered: RegisteredMcpServer[], cwd = process.cwd()): ListedMcpServer[] {
+	const projectTrusted = decideTrust(cwd, args).state === "yes";
+	const config = loadMcpConfig({ cwd, projectTrusted });
+	const out: ListedMcpServer[] = config.servers.map((s) => ({
+		name: s.name,
+		source: s.source as "user" | "project",
+		origin: s.origin,
+		status: s.config.enabled === false ? "disabled" : "enabled",
+		transport: isStdioConfig(s.config) ? "stdio" : "http",
+		target: targetOf(s),
+	}));
+	for (const p of config.problems) out.push({ name: p.server ?? "?", source: p.path === userMcpPath() ? "user" : "project", origin: p.path, status: "error", error: formatProblem(p) });
+	if (!projectTrusted) for (const name of peekProjectServers(cwd)) out.push({ name, source: "project", origin: projectMcpPath(cwd), status: "skipped (untrusted)" });
+	const taken = new Set(config.servers.map((s) => serverKey(s.name)));
+	for (const r of registered) {
+		const entry = { name: r.name, config: r.config, source: "extension" as const, origin: r.extensionPath };
+		out.push({ name: r.name, source: "extension", origin: r.extensionPath, status: taken.has(serverKey(r.name)) ? "shadowed" : r.config.enabled === false ? "disabled" : "enabled", transport: isStdioConfig(r.config) ? "stdio" : "http", target: targetOf(entry) });
+	}
+	return out;
+}
+
+export function formatMcpList(servers: ListedMcpServer[]): string {
+	if (servers.length === 0) return "";
+	const lines = ["mcp servers"];
+	for (const s of servers) {
+		const status = s.status === "error" ? `error: ${s.error}` : s.status === "shadowed" ? "not started (a mcp.json server has this name)" : s.status;
+		lines.push(`  ${s.name}  ${status}  (${s.source}, ${tildify(s.origin)})`);
+		if (s.target) lines.push(`    ${s.transport} ${s.target}`);
+	}
+	lines.push(`"${APP_NAME} mcp list" connects to them and shows their tools.`);
+	return `${lines.join("\n")}\n`;
 }
 
 export interface ListedPackage extends Record<ResourceKind, string[]> {
@@ -183,6 +237,7 @@ export function formatExtensionList(listed: ListedExtension[]): string {
 				["events", item.events],
 				["shortcuts", item.shortcuts],
 				["providers", item.providers],
+				["mcp servers", item.mcpServers],
 			];
 			for (const [label, values] of parts) if (values.length > 0) lines.push(`    ${label}: ${values.join(", ")}`);
 		}
@@ -194,12 +249,13 @@ export function formatExtensionList(listed: ListedExtension[]): string {
 }
 
 export async function runListCommand(args: Args, json: boolean): Promise<number> {
-	const listed = await listExtensions(args);
+	const { extensions: listed, registered } = await listExtensions(args);
 	const resources = listResources(args);
 	const packages = listPackages(args);
-	if (json) writeStdout(`${JSON.stringify({ extensions: listed, packages, ...resources }, null, 2)}\n`);
+	const mcpServers = listMcpServers(args, registered);
+	if (json) writeStdout(`${JSON.stringify({ extensions: listed, packages, ...resources, mcpServers }, null, 2)}\n`);
 	else {
-		const more = [formatPackageList(packages), formatResourceList(resources)].filter(Boolean);
+		const more = [formatPackageList(packages), formatResourceList(resources), formatMcpList(mcpServers)].filter(Boolean);
 		writeStdout(formatExtensionList(listed) + more.map((m) => `\n${m}`).join(""));
 	}
 	return 0;

@@ -17,10 +17,22 @@ export function isTerminal(fd: number): boolean {
 	return tty.isatty(fd);
 }
 
-/** Which mode the flags and the terminal ask for. Interactive needs a person at both ends. */
+/**
+ * Which mode the flags and the terminal ask for. Interactive needs a person at both ends and a
+ * terminal that can draw; piped stdin or stdout, or TERM=dumb, means print mode.
+ */
 export function runMode(args: Pick<Args, "mode" | "print">): ExtensionMode {
 	if (args.mode === "json" || args.mode === "rpc") return args.mode;
 	if (args.print) return "print";
-	// Piped stdin or stdout means print mode.
-	return isTerminal(0) && isTerminal(1) ? "tui" : "print";
+	return isTerminal(0) && !tuiFallbackReason() ? "tui" : "print";
+}
+
+/**
+ * Why a person at the keyboard gets print mode instead of the TUI (stdout is not a terminal,
+ * `TERM=dumb`), said in one line; undefined when the TUI can run.
+ */
+export function tuiFallbackReason(): string | undefined {
+	if (!isTerminal(1)) return "stdout is not a terminal";
+	if (process.env.TERM === "dumb") return "TERM=dumb cannot show the interactive screen";
+	return undefined;
 }

@@ -147,6 +147,9 @@ export class AgentSession {
 	private bashAbort: AbortController | undefined;
 	/** `bash` results recorded while a run was going: added when it ends, so tool call/result pairs stay together. */
 	private pendingBash: BashExecutionMessage[] = [];
+	/** Awaited at the start of every run, before the tools are read (MCP waits for its direct servers here). */
+	readonly beforeRun: (() => Promise<void>)[] = [];
+	private _explicitToolSelection = false;
 
 	constructor(options: AgentSessionOptions) {
 		const self = this;
@@ -281,6 +284,15 @@ export class AgentSession {
 	}
 	setActiveTools(names: string[]): void {
 		this.activeToolNames = names.filter((n) => this.allTools.has(n));
+		this._explicitToolSelection = true;
+	}
+	/** True once setActiveTools chose the active set: tools added later (MCP servers connecting) stay inactive. */
+	get explicitToolSelection(): boolean {
+		return this._explicitToolSelection;
+	}
+	removeTool(name: string): void {
+		this.allTools.delete(name);
+		this.activeToolNames = this.activeToolNames.filter((n) => n !== name);
 	}
 	/** Add or replace a tool (an extension registering after start-up); active at once unless told otherwise. */
 	addTool(tool: AgentTool<any, any, any>, activate = true): void {
@@ -354,11 +366,13 @@ export class AgentSession {
 		prompts = prompts.length === 0 ? [...this.take("steer"), ...this.take("followUp")] : [...prompts, ...this.take("steer")];
 		this.abortController = new AbortController();
 		const signal = this.abortController.signal;
-		const systemPrompt = this.getSystemPrompt();
-		const tools = this.activeTools();
-		const announce = this.systemAnnouncement(systemPrompt, tools);
-		mark("prepare run");
 		const done = (async () => {
+			// MCP waits here for servers with direct tools, so their tools are in this run's list.
+			for (const prepare of this.beforeRun) await prepare();
+			const systemPrompt = this.getSystemPrompt();
+			const tools = this.activeTools();
+			const announce = this.systemAnnouncement(systemPrompt, tools);
+			mark("prepare run");
 			await runAgentLoop(prompts, this.messages, {
 				model,
 				systemPrompt,
@@ -527,9 +541,11 @@ export class AgentSession {
 
 	/** Start an empty session in the same folder. Resolves `{cancelled}`. */
 	async newSession(options: { parentSession?: string } = {}): Promise<{ cancelled: boolean }> {
-		void options;
 		const current = this._session;
-		const next = current.isPersisted() || current.getSessionFile() ? SessionManager.create(this.cwd, current.getSessionDir() || undefined) : SessionManager.inMemory(this.cwd);
+		const next =
+			current.isPersisted() || current.getSessionFile()
+				? SessionManager.create(this.cwd, current.getSessionDir() || undefined, undefined, options.parentSession)
+				: SessionManager.inMemory(this.cwd);
 		return this.replaceWith(next, "new", {});
 	}
 

@@ -2,6 +2,7 @@
 // turns flags into these options.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { getProjectMcpPath, getUserMcpPath } from "../config.ts";
 import { AgentSession } from "./agent-session.ts";
 import { UserError } from "./errors.ts";
 import { ModelRegistry } from "./providers/registry.ts";
@@ -22,6 +23,8 @@ import type { ExtensionErrorReport } from "./extensions/runner.ts";
 import type { ExtensionEntry } from "./extensions/discovery.ts";
 import type { LoadExtensionsResult } from "./extensions/loader.ts";
 import type { ExtensionMode, ExtensionUIContext } from "./extensions/types.ts";
+import type { McpManager, McpSession } from "./mcp/manager.ts";
+import type { RegisteredMcpServer } from "./mcp/registry.ts";
 
 export type SessionChoice =
 	| { kind: "new" }
@@ -100,11 +103,16 @@ export interface CreateAgentSessionOptions {
 	onExtensionError?: (report: ExtensionErrorReport) => void;
 	/** ctx.shutdown(): how the mode exits gracefully. */
 	onShutdown?: () => void;
+	/** `--no-mcp`: no MCP servers for this run (mcp.json is not read; registrations are reported). */
+	noMcp?: boolean;
+	/** A line about MCP for the user (a server failed or stopped, an mcp.json entry was skipped). Default: stderr. */
+	onMcpNotice?: (message: string) => void;
 	/**
 	 * Called once the session exists, before extensions hear session_start: subscribe here to see
-	 * what those handlers emit (json and rpc mode stream it). Default: nothing.
+	 * what those handlers emit (json and rpc mode stream it); the TUI starts here, so dialogs
+	 * in session_start handlers have a screen. Awaited. Default: nothing.
 	 */
-	onSessionCreated?: (session: AgentSession) => void;
+	onSessionCreated?: (session: AgentSession, created: CreatedAgentSession) => unknown;
 }
 
 export interface CreatedAgentSession {
@@ -118,6 +126,8 @@ export interface CreatedAgentSession {
 	modelError?: Error;
 	/** Context files, skills and prompt templates, with their conflicts (for start-up lists). */
 	resources: ResourceSet;
+	/** The MCP servers (status, reconnect); undefined with `noMcp` or nothing to manage. */
+	mcp: McpSession | undefined;
 }
 
 function readAppend(value: string, cwd: string): string {
@@ -262,11 +272,16 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	let activeNames = active;
 	if (options.noTools) activeNames = [];
 	else if (options.tools) {
-		const unknown = options.tools.filter((n) => !byName.has(n));
+		let unknown = options.tools.filter((n) => !byName.has(n));
+		// MCP tools (`mcp__server__*`) are not known yet: their servers are still to connect.
+		if (unknown.length > 0) {
+			const { isMcpToolName } = await import("./mcp/tool-names.ts");
+			unknown = unknown.filter((n) => !isMcpToolName(n));
+		}
 		if (unknown.length > 0) {
 			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...byName.keys()].join(", ")}`]);
 		}
-		activeNames = options.tools;
+		activeNames = options.tools.filter((n) => byName.has(n));
 	}
 
 	const session = new AgentSession({
@@ -298,6 +313,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	}
 	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
 	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels);
+	mark("agent session");
+	const mcp = await startMcp(options, { cwd, projectTrusted, session, extensionsLoaded: loaded !== undefined });
 	const host = new ExtensionHost({
 		session,
 		registry,
@@ -314,10 +331,123 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		onError: options.onExtensionError ?? ((r) => process.stderr.write(`Extension error (${r.extensionPath}): ${r.error}\n`)),
 		onShutdown: options.onShutdown,
 		resources,
+		mcp,
 	});
-	options.onSessionCreated?.(session);
+	const created: CreatedAgentSession = { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
+	await options.onSessionCreated?.(session, created);
 	mark("session and host");
 	await host.bind("startup");
 	mark("bind extensions");
-	return { session, host, registry, warnings, resources, ...(modelError ? { modelError } : {}) };
+	return created;
+}
+
+/** An mcp.json that exists and is not empty (a stat, so a run without MCP imports none of it). */
+function hasMcpFile(path: string): boolean {
+	try {
+		return statSync(path).size > 0;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The session's MCP servers: a manager at once when mcp.json has servers; with extensions loaded
+ * (they may register servers), one that creates the manager on the first registration, so a run
+ * without servers imports none of it. Undefined with `noMcp` or when nothing could have servers.
+ */
+async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; projectTrusted: boolean; session: AgentSession; extensionsLoaded: boolean }): Promise<McpSession | undefined> {
+	if (options.noMcp) return undefined;
+	const configured = () => hasMcpFile(getUserMcpPath()) || (run.projectTrusted && hasMcpFile(getProjectMcpPath(run.cwd)));
+	const create = async (): Promise<McpManager> => {
+		const [{ McpManager }, { loadMcpConfig }, { mcpToolFilter }] = await Promise.all([import("./mcp/manager.ts"), import("./mcp/mcp-config.ts"), import("./mcp/tool-names.ts")]);
+		const manager = new McpManager({
+			cwd: run.cwd,
+			session: run.session,
+			loadConfig: () => loadMcpConfig({ cwd: run.cwd, projectTrusted: run.projectTrusted }),
+			toolFilter: mcpToolFilter(options.tools, options.noTools),
+			onNotice: options.onMcpNotice ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
+		});
+		manager.start();
+		return manager;
+	};
+	if (configured()) {
+		const manager = await create();
+		mark("mcp");
+		return manager;
+	}
+	return run.extensionsLoaded ? new DeferredMcp(create, configured, run.session) : undefined;
+}
+
+/** Stands in for the manager until a server is registered (or mcp.json appears before a /reload). */
+class DeferredMcp implements McpSession {
+	private manager: McpManager | undefined;
+	private creating: Promise<McpManager> | undefined;
+	private registered: RegisteredMcpServer[] = [];
+	private readonly listeners = new Set<() => void>();
+
+	constructor(
+		private readonly create: () => Promise<McpManager>,
+		private readonly configured: () => boolean,
+		session: AgentSession,
+	) {
+		// A run that starts while the manager is being created waits for it (and so for its servers).
+		session.beforeRun.push(async () => void (await this.creating));
+	}
+
+	private ensure(): Promise<McpManager> {
+		this.creating ??= this.create().then((manager) => {
+			this.manager = manager;
+			manager.onChange(() => {
+				for (const listener of this.listeners) listener();
+			});
+			manager.bind(this.registered);
+			return manager;
+		});
+		return this.creating;
+	}
+
+	bind(registered: RegisteredMcpServer[]): void {
+		this.registered = registered;
+		if (this.manager) this.manager.bind(registered);
+		else if (registered.length > 0) void this.ensure();
+	}
+
+	setRegistered(registered: RegisteredMcpServer[]): void {
+		this.bind(registered);
+	}
+
+	async reload(): Promise<void> {
+		if (this.manager) await this.manager.reload();
+		else if (this.configured()) await this.ensure();
+	}
+
+	async shutdown(): Promise<void> {
+		await (this.creating ? (await this.creating).shutdown() : undefined);
+	}
+
+	commandInfos() {
+		return this.manager?.commandInfos() ?? [];
+	}
+
+	expandPrompt(text: string) {
+		return this.manager ? this.manager.expandPrompt(text) : Promise.resolve(undefined);
+	}
+
+	isMcpTool(name: string): boolean {
+		return this.manager?.isMcpTool(name) ?? false;
+	}
+
+	status() {
+		return this.manager?.status() ?? [];
+	}
+
+	async reconnect(name?: string): Promise<void> {
+		if (this.manager) await this.manager.reconnect(name);
+		else if (name !== undefined) throw new Error(`No MCP server named "${name}". Servers: none`);
+	}
+
+	onChange(listener: () => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
 }

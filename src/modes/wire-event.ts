@@ -32,6 +32,11 @@ export function toWireEvent(event: AgentSessionEvent): WireEvent {
 			const usage = event.message.role === "assistant" ? event.message.usage : undefined;
 			return { type: "message_update", usage: usage as Usage, assistantMessageEvent: wireAssistantEvent(event.assistantMessageEvent) };
 		}
+		// An answer starts empty on the wire: its content comes as message_update deltas, so a client
+		// that adds them up from message_start never counts a piece twice (the in-process snapshot may
+		// already hold pieces the stream has yet to deliver).
+		case "message_start":
+			return event.message.role === "assistant" ? { type: "message_start", message: { ...event.message, content: [] } } : event;
 		// pi's session stream numbers neither turns nor their start time (extensions get both).
 		case "turn_start":
 			return { type: "turn_start" };

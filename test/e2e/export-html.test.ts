@@ -76,6 +76,13 @@ test("agent --export writes the session as a page next to you, or where you say,
 	expect(page).toContain("<title>why does the test fail? &lt;i&gt;not italic&lt;/i&gt;</title>");
 	expect(page).toContain(`<dd>${world.cwd}</dd>`);
 	expect(page).toContain("<dd>mock/mock-model</dd>");
+
+	// An id prefix finds the session as --session does.
+	const id = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!).id as string;
+	const byId = await world.run(["--export", id.slice(0, 13), "by-id.html"]);
+	expect(byId.stderr).toBe("");
+	expect(byId.stdout).toBe(`${join(world.cwd, "by-id.html")}\n`);
+	expectSafePage(readFileSync(join(world.cwd, "by-id.html"), "utf8"));
 }, T);
 
 test("agent --export with a file that is not a session says so and exits 1", async () => {

@@ -67,6 +67,7 @@ Project extensions are skipped until you trust the folder: "agent trust" (or --a
 			events: ["session_start", "tool_call"],
 			shortcuts: [],
 			providers: [],
+			mcpServers: [],
 		});
 	});
 

@@ -148,7 +148,7 @@ export default function (pi) {
 	const schema = Type.Object({ n: Type.Number() });
 	const tool = defineTool({ name: "t", label: "T", description: "", parameters: schema, execute: async () => ({ content: [], details: {} }) });
 	const e = { type: "tool_call", toolCallId: "1", toolName: "bash", input: { command: "ls" } };
-	console.error([VERSION, Value.Check(schema, { n: 1 }), Compile(schema).Check({ n: "x" }), T2 === Type, pi1.VERSION === pi2.VERSION, JSON.stringify(StringEnum(["a"])), new Text("hi").render(10)[0], isToolCallEventType("bash", e), getAgentDir(), tool.name].join(" "));
+	console.error([VERSION, Value.Check(schema, { n: 1 }), Compile(schema).Check({ n: "x" }), T2 === Type, pi1.VERSION === pi2.VERSION, JSON.stringify(StringEnum(["a"])), new Text("hi", 0, 0).render(10)[0].trimEnd(), isToolCallEventType("bash", e), getAgentDir(), tool.name].join(" "));
 }
 `,
 		);
@@ -229,7 +229,7 @@ describe("settings", () => {
 		const r = await world.run(["-p", "x"]);
 		expect(r).toEqual({
 			stdout: "",
-			stderr: `Error: ${path} is not valid JSON (line 3, column 3: expected "," or "}"). Settings were not loaded.\nFix ${path} (it is left as it is), or move it aside to start with defaults.\n`,
+			stderr: `Error: ~/.agent/settings.json:3:3: invalid JSON: expected "," or "}" after a property value\nFix the file and run again (it was not changed), or move it aside to start without it.\n`,
 			code: 1,
 		});
 		expect(await Bun.file(path).text()).toBe(text);

@@ -93,7 +93,7 @@ describe("non-interactive", () => {
 		expect((await world.run(["-p", "hi"])).stderr).toBe(
 			`Skipped project settings in ${join(world.cwd, ".agent/settings.json")}: folder not trusted (pass --approve or run "agent trust").\n${NO_MODEL}`,
 		);
-		expect((await world.run(["-a", "-p", "hi"])).stderr).toStartWith(`Error: ${join(world.cwd, ".agent/settings.json")} is not valid JSON (line 1, column 3`);
+		expect((await world.run(["-a", "-p", "hi"])).stderr).toStartWith(`Error: ${join(world.cwd, ".agent/settings.json")}:1:3: invalid JSON`);
 	});
 
 	test("a malformed trust.json is an error, never overwritten", async () => {
@@ -101,7 +101,7 @@ describe("non-interactive", () => {
 		const path = world.write("home/.agent/trust.json", "{ broken");
 		const r = await world.run(["-p", "hi"]);
 		expect(r.code).toBe(1);
-		expect(r.stderr).toBe(`Error: ${path} is not valid JSON (line 1, column 3: expected a property name in double quotes). No trust decision was read.\nFix ${path} (it is left as it is), or move it aside to start with defaults.\n`);
+		expect(r.stderr).toBe(`Error: ~/.agent/trust.json:1:3: invalid JSON: expected a property name in double quotes\nFix the file and run again (it was not changed), or move it aside to start without it.\n`);
 		expect((await world.run(["trust"])).code).toBe(1);
 		expect(await Bun.file(path).text()).toBe("{ broken");
 	});

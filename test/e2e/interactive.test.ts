@@ -1,6 +1,6 @@
-// The interactive REPL in a real terminal (tmux), through the compiled binary: the seeds'
-// walk-through word for word, the start-up list, completion markers, shortcuts, extension UI
-// (notify, select, confirm, status, widgets), /reload, and `!cmd`.
+// The interactive TUI in a real terminal (tmux), through the compiled binary: the seeds'
+// walk-through word for word, the start-up list (compact, and expanded in place with ctrl+o),
+// completion markers, shortcuts, /reload, `!cmd`, quietStartup, the way out and the fallback.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -29,9 +29,10 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 	test("the seeds' walk-through: [Extensions] list, ctrl+o, /hello completion and its notify line, no-model warning", async () => {
 		await using world = new TempWorld();
 		const hello = world.write("tmp/hello.ts", HELLO);
-		await using term = new Terminal(world, ["-ne", "-e", hello]);
-		const start = await term.waitFor("\n›");
-		expect(start).toStartWith(
+		// Wide, as in the seeds' capture (200 columns): no line of the list wraps.
+		await using term = new Terminal(world, ["-ne", "-e", hello], { width: 200 });
+		const start = await term.waitForAbove('Then "agent --list-models" shows the models you can use.');
+		expect(start.above).toStartWith(
 			[
 				` agent v${pkg.version}`,
 				" escape interrupt · ctrl+c/ctrl+d clear/exit · / commands · ! bash · ctrl+o more",
@@ -44,13 +45,18 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 			].join("\n"),
 		);
 		term.type("/hello");
-		await term.waitForEnd("› /hello\n→ hello       [t] Say hello from a book extension");
+		await term.waitForEditor("/hello");
+		await term.waitForBelow("→ hello       [t] Say hello from a book extension\n");
 		term.keys("Enter");
-		await term.waitForEnd(' Then "agent --list-models" shows the models you can use.\n\n Hello from /tmp/hello.ts!\n\n›');
+		await term.waitForAbove(' Then "agent --list-models" shows the models you can use.\n\n Hello from /tmp/hello.ts!');
+		// ctrl+o expands the list in place, grouped by source.
 		term.keys("C-o");
-		await term.waitForEnd(`\n\n[Extensions]\n  path\n    ${hello}\n\n›`);
+		const expanded = await term.waitUntil("the expanded list", (p) => p.above.includes(`[Extensions]\n  path\n    ${hello}\n`));
+		expect(expanded.above).toEndWith(" Hello from /tmp/hello.ts!");
 		term.keys("C-c", "C-c");
-		await term.waitForEnd(" Hello from /tmp/hello.ts!\n\n[Extensions]\n  path\n    " + hello + "\nEXIT=0");
+		// Nothing was said to a model, so there is no session to resume.
+		expect(await term.waitFor("EXIT=")).not.toContain("To resume");
+		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 
 	test("project, user and -e extensions: compact and ctrl+o expanded lists, markers, issues, shortcuts", async () => {
@@ -70,9 +76,9 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 		world.write("home/.agent/extensions/user-ext.ts", COMMAND("usercmd", "User command"));
 		const cli = world.write("cli-ext.ts", COMMAND("clicmd", "CLI command"));
 		const proj = join(world.cwd, ".agent/extensions/proj-ext.ts");
-		await using term = new Terminal(world, ["-a", "-e", cli]);
-		const start = await term.waitFor("\n›");
-		expect(start).toContain(
+		await using term = new Terminal(world, ["-a", "-e", cli], { width: 200 });
+		const start = await term.waitForAbove("Then \"agent --list-models\" shows the models you can use.");
+		expect(start.above).toContain(
 			[
 				"[Context]",
 				"  AGENTS.md",
@@ -90,7 +96,8 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 			].join("\n"),
 		);
 		term.keys("C-o");
-		expect(await term.waitFor("  user\n")).toContain(
+		const expanded = await term.waitUntil("the expanded list", (p) => p.above.includes("  user\n"));
+		expect(expanded.above).toContain(
 			[
 				"[Extensions]",
 				"  project",
@@ -103,114 +110,19 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 			].join("\n"),
 		);
 		term.type("/cmd");
-		await term.waitForEnd(
-			["› /cmd", "→ projcmd     [p] Project command", "  usercmd     [u] User command", "  clicmd      [t] CLI command"].join("\n"),
-		);
+		const menu = await term.waitUntil("the /cmd menu", (p) => p.editor === "/cmd" && p.below.includes("clicmd"));
+		expect(menu.below).toContain("projcmd     [p] Project command");
+		expect(menu.below).toContain("usercmd     [u] User command");
+		expect(menu.below).toContain("clicmd      [t] CLI command");
 		term.keys("C-u", "C-t");
-		await term.waitForEnd(" Warning: shortcut fired\n\n›");
+		await term.waitForAbove(" Warning: shortcut fired");
 		term.type("/model");
-		await term.waitForEnd("› /model\n→ model       Select a model (optionally filtered: /model <search>)");
+		await term.waitForBelow("→ model       Select a model (optionally filtered: /model <search>)");
 		term.keys("C-c", "C-d");
-		await term.waitForEnd("EXIT=0");
+		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 
-	test("extension UI: select and confirm dialogs, countdown, status, widgets, unavailable methods, prompt events", async () => {
-		await using world = new TempWorld();
-		const log = join(world.root, "events.log");
-		const ext = world.write(
-			"ui-ext.ts",
-			`import { appendFileSync } from "node:fs";
-export default function (pi) {
-	const log = (line) => appendFileSync(${JSON.stringify(log)}, line + "\\n");
-	pi.on("ui_prompt_start", (e) => log("start " + e.method + " " + e.title));
-	pi.on("ui_prompt_end", (e) => log("end " + e.method + " " + e.cancelled));
-	pi.on("session_start", async (_e, ctx) => {
-		ctx.ui.setStatus("mode", "status: ready");
-		ctx.ui.setWidget("top", ["widget above"]);
-		ctx.ui.setWidget("bottom", ["widget below"], { placement: "belowEditor" });
-		await ctx.ui.custom(() => ({}));
-		await ctx.ui.custom(() => ({}));
-	});
-	pi.registerCommand("pick", {
-		description: "Pick a colour",
-		handler: async (_a, ctx) => {
-			const colour = await ctx.ui.select("Pick a colour", ["red", "green", "blue"]);
-			const sure = await ctx.ui.confirm("Really?", "Use " + colour + "?");
-			ctx.ui.notify("picked " + colour + ", sure: " + sure);
-		},
-	});
-	pi.registerCommand("hurry", {
-		description: "A dialog that times out",
-		handler: async (_a, ctx) => {
-			const answer = await ctx.ui.select("Pick fast", ["a", "b"], { timeout: 2500 });
-			ctx.ui.notify("timed out with " + answer, "error");
-		},
-	});
-}
-`,
-		);
-		await using term = new Terminal(world, ["-ne", "-e", ext]);
-		const start = await term.waitForEnd("widget above\nstatus: ready\n›\nwidget below");
-		expect(start).toContain(` ctx.ui.custom() needs a full-screen UI, which this terminal mode does not have (${ext}); it did nothing.`);
-		expect(start.split("ctx.ui.custom()").length).toBe(2);
-		term.submit("/pick");
-		expect(await term.waitFor("blue")).toContain("◆  Pick a colour\n│  ● red\n│  ○ green\n│  ○ blue");
-		term.keys("Down", "Enter");
-		await term.waitFor("Use green?");
-		term.keys("Left", "Enter");
-		expect(await term.waitFor("picked")).toContain("\n picked green, sure: true\n");
-		term.submit("/hurry");
-		await term.waitFor(/Pick fast \([12]s\)/);
-		expect(await term.waitFor("timed out with")).toContain(" Error: timed out with undefined");
-		expect((await Bun.file(log).text()).split("\n")).toEqual([
-			"start select Pick a colour",
-			"end select false",
-			"start confirm Really?",
-			"end confirm false",
-			"start select Pick fast",
-			"end select true",
-			"",
-		]);
-		term.keys("C-d");
-		await term.waitForEnd("EXIT=0");
-	}, TIMEOUT);
-
-	test("custom messages through message renderers (pi-tui components, text, fallback); ctx.shutdown() exits", async () => {
-		await using world = new TempWorld();
-		const ext = world.write(
-			"messages.ts",
-			`import { Box, Text } from "@mariozechner/pi-tui";
-export default function (pi) {
-	pi.registerMessageRenderer("boxed", (message, { expanded }, theme) => {
-		const box = new Box(2, 0);
-		box.addChild(new Text(theme.bold("Status: ") + message.content + (expanded ? " (expanded)" : "")));
-		return box;
-	});
-	pi.registerMessageRenderer("broken", () => { throw new Error("renderer bug"); });
-	pi.registerCommand("status", {
-		description: "Send custom messages",
-		handler: async () => {
-			pi.sendMessage({ customType: "boxed", content: "all good", display: true });
-			pi.sendMessage({ customType: "broken", content: "still readable", display: true });
-			pi.sendMessage({ customType: "plain", content: "no renderer", display: true });
-			pi.sendMessage({ customType: "hidden", content: "not shown", display: false });
-		},
-	});
-	pi.registerCommand("bye", { description: "Leave", handler: async (_a, ctx) => ctx.shutdown() });
-	pi.on("session_shutdown", (e) => console.log("shutdown: " + e.reason));
-}
-`,
-		);
-		await using term = new Terminal(world, ["-ne", "-e", ext]);
-		await term.waitFor("\n›");
-		term.submit("/status");
-		await term.waitForEnd("\n\n   Status: all good\n\n [broken] still readable\n\n [plain] no renderer\n\n›");
-		expect(term.transcript()).not.toContain("not shown");
-		term.submit("/bye");
-		await term.waitForEnd("\nshutdown: quit\nEXIT=0");
-	}, TIMEOUT);
-
-	test("ctx.ui.editor opens $VISUAL on the prefilled text; quietStartup hides the list unless --verbose", async () => {
+	test("ctx.ui.editor opens in place (ctrl+g hands it to $VISUAL); quietStartup hides the list unless --verbose", async () => {
 		await using world = new TempWorld();
 		world.write("home/.agent/settings.json", JSON.stringify({ quietStartup: true }));
 		const visual = world.write("bin/edit.sh", '#!/bin/sh\nprintf "%s and more" "$(cat "$1")" > "$1"\n');
@@ -227,34 +139,38 @@ export default function (pi) {
 		);
 		{
 			await using term = new Terminal(world, ["-ne", "-e", ext], { env: { VISUAL: visual } });
-			const start = await term.waitFor("\n›");
-			expect(start).not.toContain("[Extensions]");
-			expect(start).toStartWith(" Warning: No model is configured.");
+			const start = await term.waitForAbove("shows the models you can use.");
+			expect(start.above).not.toContain("[Extensions]");
+			expect(start.above).toStartWith(" Warning: No model is configured.");
 			term.submit("/write");
-			await term.waitForEnd(" got: draft and more\n\n›");
+			await term.waitUntil("the editor dialog", (_p, screen) => screen.includes(" Write something\n") && /\ndraft\n/.test(screen));
+			term.keys("C-g");
+			await term.waitUntil("the edited text", (_p, screen) => /\ndraft and more\n/.test(screen));
+			term.keys("Enter");
+			await term.waitForAbove(" got: draft and more");
 			term.keys("C-d");
 			await term.waitFor("EXIT=0");
 		}
 		await using verbose = new Terminal(world, ["-ne", "-e", ext, "--verbose"]);
-		expect(await verbose.waitFor("\n›")).toContain(`[Extensions]\n  path\n    ${ext}\n`);
+		expect((await verbose.waitForAbove("shows the models you can use.")).above).toContain(`[Extensions]\n  path\n    ${ext}\n`);
 	}, TIMEOUT);
 
 	test("/reload picks up an edited extension", async () => {
 		await using world = new TempWorld();
 		const ext = world.write("greet.ts", COMMAND("greet", "Greets v1").replace('"greet ran"', '"hello v1"'));
 		await using term = new Terminal(world, ["-ne", "-e", ext]);
-		await term.waitFor("\n›");
+		await term.waitForAbove("shows the models you can use.");
 		term.submit("/greet");
-		await term.waitFor(" hello v1");
+		await term.waitForAbove(" hello v1");
 		world.write(ext, COMMAND("greet", "Greets v2").replace('"greet ran"', '"hello v2"'));
 		term.submit("/reload");
-		await term.waitForEnd(" Reloaded 1 extension.\n\n[Extensions]\n  greet.ts\n\n›");
+		await term.waitForAbove(" Reloaded 1 extension.\n\n[Extensions]\n  greet.ts");
 		term.type("/gre");
-		await term.waitForEnd("› /gre\n→ greet       [t] Greets v2");
+		await term.waitForBelow("→ greet       [t] Greets v2");
 		term.keys("Tab");
-		await term.waitForEnd("› /greet");
+		await term.waitForEditor("/greet");
 		term.keys("Enter");
-		await term.waitForEnd(" hello v2\n\n›");
+		await term.waitForAbove(" hello v2");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
@@ -272,16 +188,16 @@ export default function (pi) {
 `,
 		);
 		await using term = new Terminal(world, ["-ne", "-e", ext]);
-		await term.waitFor("\n›");
+		await term.waitForAbove("shows the models you can use.");
 		term.submit("!echo hi");
-		await term.waitForEnd(" $ echo hi\n   hi\n\n›");
+		await term.waitForAbove(" $ echo hi\n   hi");
 		term.submit("!!fake");
-		await term.waitForEnd(" $ fake  (kept out of the model's context)\n   from the hook\n\n›");
+		await term.waitForAbove(" $ fake  (kept out of the model's context)\n   from the hook");
 		term.submit("!sh -c 'exit 3'");
-		await term.waitForEnd(" $ sh -c 'exit 3'\n   exit code 3\n\n›");
+		await term.waitForAbove(" $ sh -c 'exit 3'\n   exit code 3");
 		term.submit("!forbidden");
-		const screen = await term.waitForEnd(" Error: not allowed\n\n›");
-		expect(screen).toContain(` Extension "${ext}" error: not allowed`);
+		const after = await term.waitForAbove(" Error: not allowed");
+		expect(after.above).toContain(` Extension "${ext}" error: not allowed`);
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
@@ -299,7 +215,7 @@ export default function (pi) {
 `,
 		);
 		const term = new Terminal(world, ["-ne", "-e", ext]);
-		await term.waitFor("\n›");
+		await term.waitForAbove("shows the models you can use.");
 		const pid = Number(/pid (\d+)/.exec(await Bun.file(log).text())![1]);
 		term.close();
 		const alive = () => {

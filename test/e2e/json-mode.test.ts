@@ -77,6 +77,8 @@ for (const protocol of PROTOCOLS) {
 			expect(system.toolsAdded[1].parameters).toMatchObject({ type: "object", required: ["command"] });
 			expect(readSessionLines(world.onlySessionFile()).filter((e) => e.type === "message").map((e) => e.message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 			expect(events[4].message).toMatchObject({ role: "user", content: "run echo from-bash" });
+			// An answer starts empty: its pieces arrive as message_update deltas.
+			expect(events.filter((e) => e.type === "message_start" && e.message.role === "assistant").map((e) => e.message.content)).toEqual([[], []]);
 			// Delta-only updates: no message snapshot; toolcall_start names the call; the deltas add up.
 			const updates = events.filter((e) => e.type === "message_update");
 			expect(updates.every((e) => !("message" in e) && !("partial" in e.assistantMessageEvent) && typeof e.usage.totalTokens === "number")).toBe(true);
@@ -88,7 +90,8 @@ for (const protocol of PROTOCOLS) {
 			// The tool's progress, then its result.
 			expect(events.find((e) => e.type === "tool_execution_start")).toEqual({ type: "tool_execution_start", toolCallId: "call_1", toolName: "bash", args: { command: "echo from-bash" } });
 			expect(events.find((e) => e.type === "tool_execution_update")).toMatchObject({ toolCallId: "call_1", partialResult: { content: [{ type: "text", text: "from-bash" }] } });
-			expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ toolCallId: "call_1", toolName: "bash", isError: false, result: { content: [{ type: "text", text: "from-bash" }] } });
+			expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ toolCallId: "call_1", toolName: "bash", isError: false, result: { content: [{ type: "text", text: "from-bash" }] }, durationMs: expect.any(Number) });
+			expect(events.find((e) => e.type === "message_end" && e.message.role === "toolResult").message.durationMs).toBeGreaterThanOrEqual(0);
 			expect(events.find((e) => e.type === "turn_end").toolResults.map((m: any) => m.toolCallId)).toEqual(["call_1"]);
 			const end = events.find((e) => e.type === "agent_end");
 			expect(end.willRetry).toBe(false);
@@ -127,6 +130,21 @@ for (const protocol of PROTOCOLS) {
 			expect(appended.map((e) => e.entry.data.at)).toEqual(["start", "end"]);
 			const saved = readSessionLines(world.onlySessionFile()).filter((e) => e.type === "custom");
 			expect(saved.map((e) => e.id)).toEqual(appended.map((e) => e.entry.id));
+		});
+
+		test("a session file that cannot be written: session_save_failed on the stream, the warning on stderr, the run goes on", async () => {
+			await using world = await mockWorld();
+			world.mock.script({ text: "answered anyway" });
+			const blocker = world.write("project/blocker", "a file, not a folder\n");
+			const r = await world.run([...model, "--mode", "json", "--session-dir", join(blocker, "sessions"), "go"]);
+			expect(r.code).toBe(0);
+			const events = jsonLines(r.stdout);
+			const failed = events.filter((e) => e.type === "session_save_failed");
+			expect(failed).toHaveLength(1);
+			expect(failed[0]).toEqual({ type: "session_save_failed", sessionFile: expect.stringContaining(join(blocker, "sessions")), unsaved: 5, error: expect.stringContaining("ENOTDIR") });
+			expect(r.stderr).toBe(`Warning: ${failed[0].error}\n`);
+			expect(events.findLast((e) => e.type === "message_end").message).toMatchObject({ role: "assistant", content: [{ type: "text", text: "answered anyway" }] });
+			expect(events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
 		});
 
 		test("429 with retry-after: auto_retry_start, then success and auto_retry_end, exit 0", async () => {

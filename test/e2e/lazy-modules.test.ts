@@ -13,7 +13,9 @@ const repoRoot = resolve(import.meta.dir, "../..");
 const NEVER_IN_PRINT: Record<string, RegExp> = {
 	jiti: /^node_modules\/jiti\//,
 	"the MCP SDK": /^node_modules\/@modelcontextprotocol\//,
-	"the MCP client": /^src\/core\/mcp\//,
+	// Extensions may register servers (pi.registerMcpServer), so the extension API holds the registry
+	// and the entry checks it throws with; everything else of MCP loads only when a session has servers.
+	"the MCP client": /^src\/core\/mcp\/(?!registry\.ts$|server-config\.ts$)/,
 	"pi-tui": /^node_modules\/@(earendil-works|mariozechner)\/pi-tui\//,
 	"the interactive mode": /^src\/modes\/interactive\/index\.ts$/,
 	"the trust prompt (@clack/prompts)": /^node_modules\/@clack\//,

@@ -122,7 +122,7 @@ test("prompting: start, getState, promptAndWait, prompt + waitForIdle, steer, fo
 		"agent_settled",
 	]);
 	expect(run.at(-1)).toEqual({ type: "agent_settled", aborted: false });
-	expect(run.find((e) => e.type === "tool_execution_end")).toMatchObject({ toolName: "bash", isError: false, result: { content: [{ type: "text", text: "from-bash" }] } });
+	expect(run.find((e) => e.type === "tool_execution_end")).toMatchObject({ toolName: "bash", isError: false, result: { content: [{ type: "text", text: "from-bash" }] }, durationMs: expect.any(Number) });
 	expect(await client.getLastAssistantText()).toBe("It printed from-bash.");
 
 	// prompt resolves with the disposition; waitForIdle with agent_settled.
@@ -309,9 +309,14 @@ test("sessions: getEntries, getTree, getForkMessages, fork, clone, newSession, s
 
 	// newSession: empty; switchSession: back to the first file, with its name and messages.
 	from = events.length;
-	expect(await client.newSession()).toEqual({ cancelled: false });
+	expect(await client.newSession(first.sessionFile)).toEqual({ cancelled: false });
 	expect(await traces(from)).toEqual({ notes: ["session_start new", "resources_discover startup"], appended: ["new"] });
 	expect((await client.getState()).messageCount).toBe(0);
+	// The parent it was given is in the new file's header.
+	world.mock.script({ text: "fresh answer" });
+	await client.promptAndWait("fresh start");
+	const fresh = (await client.getState()).sessionFile!;
+	expect(JSON.parse(readFileSync(fresh, "utf8").split("\n")[0]!)).toMatchObject({ type: "session", parentSession: first.sessionFile });
 	from = events.length;
 	expect(await client.switchSession(first.sessionFile!)).toEqual({ cancelled: false });
 	expect(await traces(from)).toEqual({ notes: ["session_start resume", "resources_discover startup"], appended: ["resume"] });

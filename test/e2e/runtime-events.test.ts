@@ -83,7 +83,8 @@ export default function (pi) {
 			details: {},
 			isError: false,
 		});
-		expect(of("tool_execution_end")).toEqual({ type: "tool_execution_end", toolCallId: "call_1", toolName: "read", result: { content: [{ type: "text", text: "1\talpha" }], details: {} }, isError: false });
+		// durationMs: how long execute() took (pi 1.6).
+		expect(of("tool_execution_end")).toEqual({ type: "tool_execution_end", toolCallId: "call_1", toolName: "read", result: { content: [{ type: "text", text: "1\talpha" }], details: {} }, isError: false, durationMs: expect.any(Number) });
 		const turnEnd = of("turn_end");
 		expect(Object.keys(turnEnd).sort()).toEqual(["context", "continue", "entries", "message", "outcome", "toolResults", "turnIndex", "type"]);
 		expect(turnEnd).toMatchObject({ turnIndex: 0, outcome: "completed", entries: [], continue: false, context: { canContinue: true } });

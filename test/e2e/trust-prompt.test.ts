@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 
-/** Each test starts the REPL in tmux and waits on the screen; bun's default is 5 s. */
+/** Each test starts the TUI in tmux and waits on the screen; bun's default is 5 s. */
 const TIMEOUT = 30_000;
 
 function promptWorld(): TempWorld {
@@ -46,7 +46,7 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		expect(screen).toStartWith("loaded user code");
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
 		term.keys("Up", "Up", "Enter");
-		// The second pass loads project code first, then the REPL starts with both listed.
+		// The second pass loads project code first, then the TUI starts with both listed.
 		const ready = await term.waitFor("Warning: No model is configured");
 		expect(ready).toContain("loaded project code\nloaded user code\n agent v");
 		expect(ready).toContain("[Extensions]\n  guard.ts, mine.ts, tools\n");
@@ -106,8 +106,8 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 			["◆  Trust project folder?", `│  ${world.cwd}`, "│", "│  Project skills and prompt templates the model would follow:", "│    .agent/skills", "│    .agent/prompts", "│  ○ Trust this folder"].join("\n"),
 		);
 		term.keys("Up", "Up", "Enter");
-		// Trusted: the REPL starts and lists them.
-		expect(await term.waitFor("\n›")).toContain("[Skills]\n  local\n\n[Prompts]\n  /p\n");
+		// Trusted: the TUI starts and lists them.
+		expect((await term.ready()).above).toContain("[Skills]\n  local\n\n[Prompts]\n  /p\n");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 		expect((await savedTrust(world))![world.cwd]!.trusted).toBe(true);

@@ -146,12 +146,5 @@ export class RpcAgent implements AsyncDisposable {
 	}
 }
 
-/** Whether a process with this pid still exists. */
-export function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
+/** Whether a process with this pid still runs; a zombie waiting to be reaped counts as gone. */
+export { processAlive as isAlive } from "./processes.ts";

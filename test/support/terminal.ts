@@ -1,8 +1,29 @@
 // The compiled binary in a real terminal: a tmux pane on a private socket, driven with send-keys
-// and read with capture-pane — what a person would see. `await using` kills that tmux server only.
+// and read with capture-pane — what a person would see (with `-e`, in colour). The TUI's screen
+// splits at the editor: the conversation above it, the completion menu and footer below it.
+// `await using` kills that tmux server only.
 import { agentBinary, type TempWorld } from "./agent.ts";
 
 export const hasTmux = Bun.which("tmux") !== null;
+
+/** The screen around the editor: what is above its top border, inside it, and under its bottom one. */
+export interface ScreenParts {
+	above: string;
+	editor: string;
+	below: string;
+}
+
+/** An editor border: a full line of `─` (maybe with a "↑ 3 more" in it). */
+const BORDER = /^─{8,}(?: [↑↓] \d+ more ─*)?$/;
+
+/** Split text at the last editor on it (the last two border lines); no editor: all of it is `above`. */
+export function splitAtEditor(text: string): ScreenParts {
+	const lines = text.split("\n");
+	const borders = lines.flatMap((line, i) => (BORDER.test(line) ? [i] : []));
+	if (borders.length < 2) return { above: text, editor: "", below: "" };
+	const [top, bottom] = borders.slice(-2) as [number, number];
+	return { above: lines.slice(0, top).join("\n").trimEnd(), editor: lines.slice(top + 1, bottom).join("\n"), below: lines.slice(bottom + 1).join("\n") };
+}
 
 export interface TerminalOptions {
 	/** Extra environment for the binary (TERM is xterm-256color, NO_COLOR is set). */
@@ -11,6 +32,12 @@ export interface TerminalOptions {
 	height?: number;
 	/** Working directory (default the world's project). */
 	cwd?: string;
+	/** Pipe the binary's stdout through `cat` (stdout is then not a terminal). */
+	pipeStdout?: boolean;
+	/** A shell command run in the pane after the binary exits (e.g. `stty -a`, to see the terminal it left). */
+	after?: string;
+	/** Start it from an interactive bash with job control (as a person's shell: ctrl+z, `fg`). */
+	jobControl?: boolean;
 }
 
 function shellQuote(s: string): string {
@@ -33,8 +60,16 @@ export class Terminal implements AsyncDisposable {
 		const env = Object.entries(world.environment({ TERM: "xterm-256color", ...options.env }))
 			.map(([k, v]) => `${k}=${shellQuote(v)}`)
 			.join(" ");
-		const command = `env -i ${env} ${shellQuote(agentBinary())} ${argv.map(shellQuote).join(" ")}; echo EXIT=$?; sleep 60`;
-		this.tmux(["new-session", "-d", "-x", String(options.width ?? 120), "-y", String(options.height ?? 40), "-c", options.cwd ?? world.cwd, command]);
+		const pipe = options.pipeStdout ? " | cat" : "";
+		const after = options.after ? `; ${options.after}` : "";
+		const run = `env -i ${env} ${shellQuote(agentBinary())} ${argv.map(shellQuote).join(" ")}${pipe}; echo EXIT=$?${after}`;
+		const size = ["-x", String(options.width ?? 120), "-y", String(options.height ?? 40), "-c", options.cwd ?? world.cwd];
+		if (options.jobControl) {
+			// A quiet interactive bash; the command is typed into it, as a person would.
+			this.tmux(["new-session", "-d", ...size, "env -i PS1='$ ' TERM=xterm-256color PATH=\"$PATH\" bash --norc --noprofile -i"]);
+			this.tmux(["send-keys", "-l", `clear; ${run}`]);
+			this.tmux(["send-keys", "Enter"]);
+		} else this.tmux(["new-session", "-d", ...size, `${run}; sleep 60`]);
 	}
 
 	private tmux(args: string[]): string {
@@ -52,6 +87,58 @@ export class Terminal implements AsyncDisposable {
 		return tidy(this.tmux(["capture-pane", "-p", "-J", "-S", "-"]));
 	}
 
+	/** The visible screen with its colours and attributes as escape sequences (`capture-pane -e`). */
+	colouredScreen(): string {
+		return tidy(this.tmux(["capture-pane", "-p", "-J", "-e"]));
+	}
+
+	/** The whole transcript split at the editor. */
+	parts(): ScreenParts {
+		return splitAtEditor(this.transcript());
+	}
+
+	/** A tmux format about the pane, e.g. `#{cursor_flag}` (1 while the cursor is shown). */
+	paneFormat(format: string): string {
+		return this.tmux(["display-message", "-p", format]).trim();
+	}
+
+	/** Resize the window (the program gets SIGWINCH). */
+	resize(width: number, height: number): void {
+		this.tmux(["resize-window", "-x", String(width), "-y", String(height)]);
+	}
+
+	/** Wait until `check` holds for the transcript's parts; fails with the screen after 15 s. */
+	async waitUntil(what: string, check: (parts: ScreenParts, transcript: string) => boolean, timeoutMs = 15_000): Promise<ScreenParts> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const text = this.transcript();
+			const parts = splitAtEditor(text);
+			if (check(parts, text)) return parts;
+			if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
+			await Bun.sleep(40);
+		}
+	}
+
+	/** Wait until the editor is on the screen with something under it (the footer): keys are read. */
+	async ready(timeoutMs?: number): Promise<ScreenParts> {
+		return this.waitUntil("the editor", (p) => p.below !== "", timeoutMs);
+	}
+
+	/** Wait until what is above the editor ends with `text`: the conversation has settled there. */
+	async waitForAbove(text: string, timeoutMs?: number): Promise<ScreenParts> {
+		return this.waitUntil(`the conversation to end with ${JSON.stringify(text)}`, (p) => p.above.endsWith(text), timeoutMs);
+	}
+
+	/** Wait until the editor holds `text` exactly. */
+	async waitForEditor(text: string, timeoutMs?: number): Promise<ScreenParts> {
+		return this.waitUntil(`the editor to hold ${JSON.stringify(text)}`, (p) => p.editor.trimEnd() === text, timeoutMs);
+	}
+
+	/** Wait until what is under the editor (completions, footer) starts with `text`. */
+	async waitForBelow(text: string, timeoutMs?: number): Promise<ScreenParts> {
+		return this.waitUntil(`the editor to be followed by ${JSON.stringify(text)}`, (p) => p.below.startsWith(text), timeoutMs);
+	}
+
 	/** tmux key names (`Enter`, `Escape`, `C-c`, `M-Enter`, `Tab`) or literal words. */
 	keys(...keys: string[]): void {
 		this.tmux(["send-keys", ...keys]);
@@ -60,6 +147,12 @@ export class Terminal implements AsyncDisposable {
 	/** Type text exactly as given (no key-name lookup). */
 	type(text: string): void {
 		this.tmux(["send-keys", "-l", text]);
+	}
+
+	/** Paste text the way a terminal does: one bracketed paste, if the program asked for those. */
+	paste(text: string): void {
+		this.tmux(["set-buffer", "--", text]);
+		this.tmux(["paste-buffer", "-p"]);
 	}
 
 	/** Type a line and press Enter. */

@@ -28,7 +28,8 @@ export type AgentEvent =
 	| { type: "message_end"; message: AgentMessage }
 	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
 	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean }
+	/** `durationMs`: how long the tool's execute() took (monotonic clock); absent when the tool did not run. */
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean; durationMs?: number }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
 
@@ -295,7 +296,7 @@ interface BatchResult {
 async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig, cutOff: boolean): Promise<BatchResult> {
 	const byName = new Map(config.tools.map((t) => [t.name, t]));
 	const sequential = calls.some((c) => byName.get(c.name)?.executionMode === "sequential");
-	const outcomes: { result: AgentToolResult; isError: boolean; terminate: boolean }[] = new Array(calls.length);
+	const outcomes: { result: AgentToolResult; isError: boolean; terminate: boolean; durationMs?: number }[] = new Array(calls.length);
 	const runOne = async (call: ToolCall, index: number) => {
 		const refusal = cutOff || call.argumentsError !== undefined ? incompleteCallRefusal(call, cutOff) : undefined;
 		outcomes[index] = refusal ? await refuseToolCall(call, refusal, config) : await executeToolCall(call, byName.get(call.name), config);
@@ -312,6 +313,7 @@ async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig, cutO
 		content: outcomes[i]!.result.content,
 		details: outcomes[i]!.result.details,
 		isError: outcomes[i]!.isError,
+		...(outcomes[i]!.durationMs !== undefined ? { durationMs: outcomes[i]!.durationMs } : {}),
 		timestamp: Date.now(),
 	}));
 	return { results, terminate: outcomes.length > 0 && outcomes.every((o) => o.terminate) };
@@ -341,7 +343,7 @@ export async function executeToolCall(
 	call: ToolCall,
 	tool: AgentTool<any, any, any> | undefined,
 	config: AgentLoopConfig,
-): Promise<{ result: AgentToolResult; isError: boolean; terminate: boolean }> {
+): Promise<{ result: AgentToolResult; isError: boolean; terminate: boolean; durationMs?: number }> {
 	const { emit, hooks, signal } = config;
 	// The same object is shown to tool_call handlers, which may change it in place.
 	const input: Record<string, unknown> = call.arguments && typeof call.arguments === "object" ? call.arguments : {};
@@ -351,6 +353,7 @@ export async function executeToolCall(
 	let terminate = false;
 	// What tool_call / tool_result handlers see: the prepared arguments when prepareArguments gave an object.
 	let hookInput = input;
+	let durationMs: number | undefined;
 	const finish = async () => {
 		if (hooks.afterToolCall) {
 			const patch = await hooks.afterToolCall({ toolCallId: call.id, toolName: call.name, input: hookInput }, result, isError);
@@ -360,8 +363,8 @@ export async function executeToolCall(
 				if (patch.terminate !== undefined) terminate = patch.terminate;
 			}
 		}
-		await emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
-		return { result, isError, terminate };
+		await emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs !== undefined ? { durationMs } : {}) });
+		return { result, isError, terminate, durationMs };
 	};
 
 	if (!tool) {
@@ -400,6 +403,7 @@ export async function executeToolCall(
 		isError = true;
 		return finish();
 	}
+	const started = performance.now();
 	try {
 		result = await tool.execute(
 			call.id,
@@ -410,10 +414,12 @@ export async function executeToolCall(
 			},
 			config.toolContext,
 		);
+		if (result.isError) isError = true;
 		if (result.terminate) terminate = true;
 	} catch (error) {
 		result = textResult(error instanceof Error ? error.message : String(error));
 		isError = true;
 	}
+	durationMs = Math.round(performance.now() - started);
 	return finish();
 }

@@ -40,7 +40,12 @@ function check(schema: TSchema, value: unknown): boolean {
  * problem with its JSON path so the model can correct the call in one go.
  */
 export function validateToolArguments(toolName: string, schema: TSchema, args: unknown): ValidationResult {
-	if (check(schema, args)) return { ok: true, value: args };
+	try {
+		if (check(schema, args)) return { ok: true, value: args };
+	} catch {
+		// A JSON Schema the validator cannot compile (an MCP server's, say): the tool checks its own input.
+		return { ok: true, value: args };
+	}
 	const Value = typeboxValue();
 	const converted = Value.Convert(schema, structuredClone(args));
 	if (check(schema, converted)) return { ok: true, value: converted };

@@ -2,6 +2,7 @@
 // extension; actions go through the runtime, whose slots throw until the session binds it.
 // Each load is atomic: shared-state changes wait in a pending record until the factory returns.
 import { execCommand } from "../exec.ts";
+import { checkRegistration, McpServerRegistry, type RegisteredMcpServer } from "../mcp/registry.ts";
 import type { EventBusController } from "./event-bus.ts";
 import { EXTENSION_EVENT_NAMES } from "./event-types.ts";
 import { DEFAULT_MARKDOWN_TYPES } from "./renderers.ts";
@@ -34,6 +35,8 @@ type ProviderChange =
 export class ExtensionRuntime {
 	/** Flag values: defaults committed by extensions, then CLI values applied after load. */
 	readonly flagValues = new Map<string, boolean | string>();
+	/** Servers from `pi.registerMcpServer()`; the session's MCP manager connects them. */
+	readonly mcpServers = new McpServerRegistry();
 	private actions: ExtensionActions | undefined;
 	private readonly pendingProviders: ProviderChange[] = [];
 	private readonly busUnsubscribers = new Set<() => void>();
@@ -156,6 +159,8 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 		flagDefaults: new Map<string, boolean | string>(),
 		providers: [] as ProviderChange[],
 		busUnsubscribers: [] as (() => void)[],
+		/** MCP servers registered (or, as null, unregistered) during the factory, by name. */
+		mcpServers: new Map<string, RegisteredMcpServer | null>(),
 	};
 	const check = () => {
 		if (extension.status === "failed") throw new Error(failedApiMessage(extension.path));
@@ -254,6 +259,28 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 			extension.virtualModels.push(config);
 			queueProvider({ kind: "virtual-model", config, extensionPath: extension.path });
 		},
+		registerMcpServer(name, config) {
+			check();
+			const checked = checkRegistration(name, config);
+			const owner = runtime.mcpServers.ownerOf(name);
+			if (owner !== undefined && owner !== extension.path) throw new Error(`registerMcpServer("${name}"): the name is already registered by ${owner}`);
+			const server = { name, config: checked, extensionPath: extension.path };
+			if (loading()) pending.mcpServers.set(name, server);
+			else runtime.mcpServers.register(server);
+		},
+		unregisterMcpServer(name) {
+			check();
+			if (loading()) pending.mcpServers.set(name, null);
+			else runtime.mcpServers.unregister(name, extension.path);
+		},
+		getMcpServers() {
+			check();
+			const committed = runtime.mcpServers.list();
+			if (!loading()) return committed;
+			// While loading, the extension sees its own registrations, committed or not.
+			const mine = [...pending.mcpServers.values()].filter((s): s is RegisteredMcpServer => s !== null);
+			return [...committed.filter((s) => !pending.mcpServers.has(s.name)), ...mine.map((s) => structuredClone(s))];
+		},
 		exec(command, args, options) {
 			check();
 			return execCommand(command, args ?? [], runtime.cwd, options);
@@ -299,6 +326,11 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 			extension.status = "active";
 			for (const [name, value] of pending.flagDefaults) if (!runtime.flagValues.has(name)) runtime.flagValues.set(name, value);
 			for (const change of pending.providers) runtime.providerChange(change);
+			for (const [name, server] of pending.mcpServers) {
+				if (server) runtime.mcpServers.register(server);
+				else runtime.mcpServers.unregister(name, extension.path);
+			}
+			pending.mcpServers.clear();
 			pending.flagDefaults.clear();
 			pending.providers.length = 0;
 			pending.busUnsubscribers.length = 0;
@@ -306,6 +338,7 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 		discard() {
 			extension.status = "failed";
 			for (const unsubscribe of pending.busUnsubscribers) unsubscribe();
+			pending.mcpServers.clear();
 			pending.flagDefaults.clear();
 			pending.providers.length = 0;
 			pending.busUnsubscribers.length = 0;

@@ -1,8 +1,9 @@
 // Where extensions come from and in what order (SPEC §3): the project dir (trusted only), the user
 // dir, settings `extensions`, then `-e`; one level deep; deduplicated by real path, first wins.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { join, resolve } from "node:path";
 import { expandHome } from "../../config.ts";
+import { FileReadError, readJsonFile } from "../file-reader.ts";
 import type { SourceInfo, SourceScope } from "./types.ts";
 
 /** How the start-up list and `agent list` group extensions. */
@@ -98,12 +99,12 @@ function isFile(path: string): boolean {
 /** `agent.extensions` (or `pi.extensions`) of `<dir>/package.json`, resolved; undefined when absent. */
 function manifestEntries(dir: string, warnings: DiscoveryWarning[], manifests?: Map<string, string>): string[] | undefined {
 	const manifest = join(dir, "package.json");
-	if (!existsSync(manifest)) return undefined;
-	let pkg: { agent?: { extensions?: unknown }; pi?: { extensions?: unknown } };
+	let pkg: { agent?: { extensions?: unknown }; pi?: { extensions?: unknown } } | undefined;
 	try {
-		pkg = JSON.parse(readFileSync(manifest, "utf8"));
+		// The one reader: a FIFO here (even in an untrusted project, which is only listed) never blocks.
+		pkg = readJsonFile(manifest)?.value as typeof pkg;
 	} catch (error) {
-		warnings.push({ path: manifest, message: `Ignoring package.json: ${(error as Error).message}` });
+		warnings.push({ path: manifest, message: `Ignoring package.json: ${error instanceof FileReadError ? error.message : (error as Error).message}` });
 		return undefined;
 	}
 	const list = pkg?.agent?.extensions ?? pkg?.pi?.extensions;

@@ -15,6 +15,7 @@ import type {
 import type { BashResult } from "../tools/bash.ts";
 import type { BashOperations } from "../tools/shell.ts";
 import type { AgentToolResult } from "../tools/types.ts";
+import type { RegisteredMcpServer } from "../mcp/registry.ts";
 
 export type { BashOperations };
 
@@ -401,6 +402,15 @@ export interface UiPromptEndEvent {
 	cancelled: boolean;
 }
 
+// ---- MCP ----
+
+/** An extension registered or unregistered an MCP server after the session bound the runtime. */
+export interface McpServersChangeEvent {
+	type: "mcp_servers_change";
+	/** Every registered server after the change. */
+	servers: RegisteredMcpServer[];
+}
+
 /** Every event name → its payload and the result a handler may return. */
 export interface ExtensionEventMap {
 	resources_discover: [ResourcesDiscoverEvent, ResourcesDiscoverResult];
@@ -442,6 +452,7 @@ export interface ExtensionEventMap {
 	bash_execution_update: [BashExecutionUpdateEvent, void];
 	ui_prompt_start: [UiPromptStartEvent, void];
 	ui_prompt_end: [UiPromptEndEvent, void];
+	mcp_servers_change: [McpServersChangeEvent, void];
 }
 
 export type ExtensionEventName = keyof ExtensionEventMap;
@@ -458,6 +469,7 @@ export const EXTENSION_EVENT_NAMES: readonly ExtensionEventName[] = [
 	"agent_before_settle", "agent_settled", "turn_start", "turn_end", "message_start", "message_update", "message_end",
 	"tool_execution_start", "tool_execution_update", "tool_execution_end", "tool_call", "tool_result", "model_select",
 	"thinking_level_select", "input", "user_bash", "bash_execution_update", "ui_prompt_start", "ui_prompt_end",
+	"mcp_servers_change",
 ];
 
 /** Narrow a tool_call event to a built-in tool's typed input. */

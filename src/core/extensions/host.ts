@@ -10,6 +10,7 @@ import type { AgentTool, AgentToolResult } from "../tools/types.ts";
 import type { BashExecutionMessage } from "../agent/messages.ts";
 import type { ExtensionResourcePath, ResourceSet } from "../resources/resource-set.ts";
 import type { BeforeCompactDecision } from "../session/compactor.ts";
+import type { McpSession } from "../mcp/manager.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import type { LoadExtensionsResult } from "./loader.ts";
 import { createLoopHooks, runBoundary, type BoundarySink } from "./loop-hooks.ts";
@@ -89,6 +90,8 @@ export interface ExtensionHostOptions {
 	onReloaded?(loaded: LoadExtensionsResult): void;
 	/** Skills, prompt templates and context files: expanded in submit(), extended by resources_discover. */
 	resources?: ResourceSet;
+	/** The session's MCP servers: told the registered servers at each bind, reloaded by /reload, closed at shutdown. Absent with --no-mcp. */
+	mcp?: McpSession;
 }
 
 export type PromptSource = "interactive" | "rpc" | "extension";
@@ -220,6 +223,7 @@ export class ExtensionHost {
 		this.resolveCommands();
 		this.session.setToolContextFactory(() => this.createToolContext());
 		this.syncTools(previousTools);
+		this.bindMcp();
 		this.session.hooks = this.extensions.length > 0 ? createLoopHooks(this.runner, this.boundarySink()) : {};
 		this.unsubscribe?.();
 		this.unsubscribe = this.extensions.length > 0 ? this.session.subscribe((event) => this.forward(event)) : undefined;
@@ -238,6 +242,22 @@ export class ExtensionHost {
 				await this.bind(reason, previous, tools);
 			},
 		};
+	}
+
+	/** Servers extensions registered go to the MCP manager; later changes also fire mcp_servers_change. */
+	private bindMcp(): void {
+		const registry = this.runtime?.mcpServers;
+		const mcp = this.options.mcp;
+		registry?.setChangeListener(() => {
+			const servers = registry.list();
+			mcp?.setRegistered(servers);
+			if (this.runner.has("mcp_servers_change")) void this.runner.emit("mcp_servers_change", { servers });
+		});
+		const servers = registry?.list() ?? [];
+		if (mcp) mcp.bind(servers);
+		else if (!this.runner.has("mcp_servers_change")) {
+			for (const s of servers) this.runner.report(s.extensionPath, "register_mcp_server", new Error(`MCP is off for this run (--no-mcp): server "${s.name}" does not start`));
+		}
 	}
 
 	private boundarySink(): BoundarySink {
@@ -379,7 +399,11 @@ export class ExtensionHost {
 				name: t.name,
 				description: t.description,
 				parameters: t.parameters,
-				sourceInfo: ext ? ext.sourceInfo : { source: this.builtinToolNames.has(t.name) && this.baseTools.includes(t) ? "builtin" : "sdk" },
+				sourceInfo: ext
+					? ext.sourceInfo
+					: this.options.mcp?.isMcpTool(t.name)
+						? { source: "builtin", path: "builtin:mcp" }
+						: { source: this.builtinToolNames.has(t.name) && this.baseTools.includes(t) ? "builtin" : "sdk" },
 			};
 		});
 	}
@@ -387,7 +411,7 @@ export class ExtensionHost {
 	/** Extension commands, then prompt templates, then skills (`skill:<name>`), as pi's getCommands(). */
 	commandInfos(): SlashCommandInfo[] {
 		const extension: SlashCommandInfo[] = this.commands.map((c) => ({ name: c.invocationName, description: c.description, source: "extension", sourceInfo: c.sourceInfo }));
-		return [...extension, ...(this.resources?.commandInfos() ?? [])];
+		return [...extension, ...(this.resources?.commandInfos() ?? []), ...(this.options.mcp?.commandInfos() ?? [])];
 	}
 
 	/** Extension commands with their invocation names, for completion and listings. */
@@ -515,6 +539,18 @@ export class ExtensionHost {
 	}
 
 	private async promptOrQueue(text: string, images: ImageContent[] | undefined, options: SubmitOptions): Promise<SubmitResult> {
+		if (this.options.mcp && options.source !== "extension") {
+			try {
+				// `/mcp:<server>:<prompt> args` expands to what the server's prompt says.
+				const prompt = await this.options.mcp.expandPrompt(text);
+				if (prompt) {
+					text = prompt.text;
+					if (prompt.images.length > 0) images = [...(images ?? []), ...prompt.images];
+				}
+			} catch (error) {
+				return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+			}
+		}
 		if (this.resources && options.source !== "extension") {
 			try {
 				text = this.resources.expand(text) ?? text;
@@ -915,6 +951,7 @@ export class ExtensionHost {
 	async reload(): Promise<void> {
 		await this.runner.emit("session_shutdown", { reason: "reload" });
 		const tools = await this.reloadExtensions();
+		await this.options.mcp?.reload();
 		await this.bind("reload", undefined, tools);
 	}
 
@@ -923,5 +960,6 @@ export class ExtensionHost {
 		if (this.runner.has("session_shutdown")) await this.runner.emit("session_shutdown", { reason: "quit" });
 		this.runtime?.invalidate();
 		this.unsubscribe?.();
+		await this.options.mcp?.shutdown();
 	}
 }

@@ -42,6 +42,7 @@ export const DISPATCH: Readonly<Record<string, DispatchKind>> = {
 	ui_prompt_start: "observe",
 	ui_prompt_end: "observe",
 	bash_execution_update: "observe",
+	mcp_servers_change: "observe",
 	context: "chain",
 	context_with_system: "chain",
 	message_end: "chain",

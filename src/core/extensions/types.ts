@@ -15,6 +15,8 @@ import type {
 	ThinkingLevel,
 } from "../providers/types.ts";
 import type { AgentTool, AgentToolResult, AgentToolUpdateCallback, ToolExecutionMode } from "../tools/types.ts";
+import type { McpServerConfig } from "../mcp/server-config.ts";
+import type { RegisteredMcpServer } from "../mcp/registry.ts";
 import type { CompactionResult, ExtensionEventName, ExtensionEventPayload, ExtensionEventResult, SessionEntry } from "./event-types.ts";
 
 export * from "./event-types.ts";
@@ -467,6 +469,16 @@ export interface ExtensionAPI extends ExtensionSessionActions {
 	registerProvider(name: string, config: ProviderConfig): void;
 	unregisterProvider(name: string): void;
 	registerVirtualModel(config: VirtualModelConfig): void;
+	/**
+	 * An MCP server for this session, shaped like an `mcpServers` entry of mcp.json. Registered while
+	 * loading, it starts with the session; later, at once. Not saved; a server of the same name in
+	 * mcp.json wins. Throws for an invalid name or config, or a name another extension registered.
+	 */
+	registerMcpServer(name: string, config: McpServerConfig): void;
+	/** Remove a server this extension registered and close its connection. */
+	unregisterMcpServer(name: string): void;
+	/** Every server extensions registered. */
+	getMcpServers(): RegisteredMcpServer[];
 	/** Works during load. */
 	exec(command: string, args: string[], options?: ExecOptions): Promise<ExecResult>;
 	/** A bus shared by all extensions; listeners are removed when this extension is unloaded. */

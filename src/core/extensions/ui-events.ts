@@ -10,24 +10,32 @@ export interface DialogEventSink {
 	emit(event: "ui_prompt_start" | "ui_prompt_end", payload: { method: DialogMethod; title: string; cancelled?: boolean }): Promise<void>;
 }
 
-/** Resolve `ask()` unless the timeout or the signal comes first; then `fallback`, cancelled. */
-async function race<T>(ask: () => Promise<T>, fallback: T, options: DialogOptions | undefined): Promise<{ value: T; cancelled: boolean }> {
+/**
+ * Resolve `ask()` unless the timeout or the signal comes first; then `fallback`, cancelled. The
+ * mode's dialog gets a signal of its own that aborts at that moment, so it closes before the
+ * handler goes on (a dialog left on screen would take the next keys).
+ */
+async function race<T>(ask: (options: DialogOptions | undefined) => Promise<T>, fallback: T, options: DialogOptions | undefined): Promise<{ value: T; cancelled: boolean }> {
 	const { signal, timeout } = options ?? {};
 	if (signal?.aborted) return { value: fallback, cancelled: true };
 	if (!signal && !(timeout && timeout > 0)) {
-		const value = await ask();
+		const value = await ask(options);
 		return { value, cancelled: value === undefined };
 	}
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	let onAbort: (() => void) | undefined;
+	const closing = new AbortController();
 	const stop = new Promise<{ value: T; cancelled: boolean }>((resolve) => {
-		const cancel = () => resolve({ value: fallback, cancelled: true });
+		const cancel = () => {
+			closing.abort();
+			resolve({ value: fallback, cancelled: true });
+		};
 		if (timeout && timeout > 0) timer = setTimeout(cancel, timeout);
 		onAbort = cancel;
 		signal?.addEventListener("abort", onAbort, { once: true });
 	});
 	try {
-		return await Promise.race([ask().then((value) => ({ value, cancelled: value === undefined })), stop]);
+		return await Promise.race([ask({ ...options, signal: closing.signal }).then((value) => ({ value, cancelled: value === undefined })), stop]);
 	} finally {
 		clearTimeout(timer);
 		if (onAbort) signal?.removeEventListener("abort", onAbort);
@@ -36,7 +44,7 @@ async function race<T>(ask: () => Promise<T>, fallback: T, options: DialogOption
 
 /** Wrap a mode's UI; everything but the four dialogs passes straight through. */
 export function withDialogEvents(ui: ExtensionUIContext, sink: DialogEventSink): ExtensionUIContext {
-	const dialog = async <T>(method: DialogMethod, title: string, fallback: T, options: DialogOptions | undefined, ask: () => Promise<T>): Promise<T> => {
+	const dialog = async <T>(method: DialogMethod, title: string, fallback: T, options: DialogOptions | undefined, ask: (options: DialogOptions | undefined) => Promise<T>): Promise<T> => {
 		const shown = sink.hasUI();
 		if (shown) await sink.emit("ui_prompt_start", { method, title });
 		const { value, cancelled } = await race(ask, fallback, options);
@@ -44,9 +52,9 @@ export function withDialogEvents(ui: ExtensionUIContext, sink: DialogEventSink):
 		return value;
 	};
 	const dialogs: Partial<ExtensionUIContext> = {
-		select: (title, options, opts) => dialog("select", title, undefined, opts, () => ui.select(title, options, opts)),
-		confirm: (title, message, opts) => dialog("confirm", title, false, opts, () => ui.confirm(title, message, opts)),
-		input: (title, placeholder, opts) => dialog("input", title, undefined, opts, () => ui.input(title, placeholder, opts)),
+		select: (title, options, opts) => dialog("select", title, undefined, opts, (o) => ui.select(title, options, o)),
+		confirm: (title, message, opts) => dialog("confirm", title, false, opts, (o) => ui.confirm(title, message, o)),
+		input: (title, placeholder, opts) => dialog("input", title, undefined, opts, (o) => ui.input(title, placeholder, o)),
 		editor: (title, prefill) => dialog("editor", title, undefined, undefined, () => ui.editor(title, prefill)),
 	};
 	return new Proxy(ui, {

@@ -1,9 +1,10 @@
 // The packages a run knows about: `"packages"` in the user and (trusted) project settings, plus
 // `-e npm:…|git:…` for one run; deduplicated by identity (project over user, `-e` over both), each
 // resolved to its folder and, when installed, to the files it contributes.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { registerGatedInputs } from "../resources/gated-inputs.ts";
+import { readJsonFile } from "../file-reader.ts";
 import { readSettingsFile, SettingsError, type SettingsFile } from "../resources/settings.ts";
 import { RESOURCE_KINDS, resolvePackageResources, type PackageFilter, type PackageResources } from "./manifest.ts";
 import { isRemoteSource, PackageSourceError, packageDir, parseSource, sourceIdentity, type PackageScope, type PackageSource } from "./source.ts";
@@ -127,7 +128,7 @@ export function packageSourcesIn(extensionPaths: readonly string[]): string[] {
 
 function installedVersion(dir: string): string | undefined {
 	try {
-		const v = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+		const v = (readJsonFile(join(dir, "package.json"))?.value as { version?: unknown } | undefined)?.version;
 		return typeof v === "string" ? v : undefined;
 	} catch {
 		return undefined;

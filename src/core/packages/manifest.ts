@@ -1,7 +1,8 @@
 // What a package folder contributes: the `agent` (or `pi`) field of its package.json — paths, globs
 // and `!` exclusions per kind — or, without one, the conventional extensions/ skills/ prompts/
 // themes/ folders. The object form in settings then narrows that set (pi 1.6's rules).
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { readJsonFile } from "../file-reader.ts";
 import { join, relative, resolve, sep } from "node:path";
 import { discoverExtensionsInDir } from "../extensions/discovery.ts";
 import { skillFilesIn } from "../resources/skills.ts";
@@ -123,12 +124,12 @@ export function applyFilter(root: string, allowed: string[], patterns: string[])
 /** Read `<root>/package.json`; a missing file is an empty manifest, a broken one a warning. */
 export function readManifest(root: string, warnings: string[]): PackageManifest {
 	const file = join(root, "package.json");
-	if (!existsSync(file)) return {};
 	let data: Record<string, any>;
 	try {
-		data = JSON.parse(readFileSync(file, "utf8"));
+		// The one reader: no FIFO hang, bounded size and nesting, file:line:column in the message.
+		data = readJsonFile(file)?.value as Record<string, any>;
 	} catch (error) {
-		warnings.push(`${file} is not valid JSON (${(error as Error).message}); using the conventional folders`);
+		warnings.push(`${(error as Error).message}; using the conventional folders`);
 		return {};
 	}
 	if (!data || typeof data !== "object") return {};

@@ -77,6 +77,8 @@ export interface ToolResultMessage<TDetails = unknown> {
 	content: (TextContent | ImageContent)[];
 	details?: TDetails;
 	isError: boolean;
+	/** How long the tool ran, in ms; absent when it did not run (blocked, invalid arguments). */
+	durationMs?: number;
 	timestamp: number;
 }
 /** What a provider understands. */

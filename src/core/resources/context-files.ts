@@ -1,8 +1,9 @@
 // Context files: AGENTS.md (or CLAUDE.md) from ~/.agent and from each folder between the repo
 // root (or /) and cwd, outermost first, so nearer instructions come last and weigh most.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { getAgentDir } from "../../config.ts";
+import { readTextFile } from "../file-reader.ts";
 
 export interface ContextFile {
 	path: string;
@@ -15,9 +16,10 @@ function readFirst(dir: string): ContextFile | undefined {
 	for (const name of NAMES) {
 		const path = join(dir, name);
 		try {
-			if (existsSync(path) && statSync(path).isFile()) return { path, content: readFileSync(path, "utf8") };
+			const content = readTextFile(path);
+			if (content !== undefined) return { path, content };
 		} catch {
-			// Unreadable: skip it rather than fail start-up.
+			// Not a file one can read (a FIFO, a directory, no permission, too big): skip it, never hang.
 		}
 	}
 	return undefined;

@@ -1,9 +1,9 @@
 // Prompt templates: `<name>.md` files typed as `/name args`. The body (frontmatter dropped) is sent
 // with `$1`, `$2`, … `$@` / `$ARGUMENTS`, `${@:N}` and `${@:N:L}` replaced by the arguments.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseFrontmatter } from "./frontmatter.ts";
-import { dedupeByName, kindOf, missingPathWarning, type ResourceDiagnostic, type ResourcePath, type ResourceScope } from "./resource-paths.ts";
+import { dedupeByName, kindOf, missingPathWarning, readResourceText, resourceProblem, type ResourceDiagnostic, type ResourcePath, type ResourceScope } from "./resource-paths.ts";
 
 export interface PromptTemplate {
 	/** The file name without `.md`: what follows the `/`. */
@@ -36,9 +36,9 @@ function readTemplate(filePath: string, source: ResourcePath, diagnostics: Resou
 	}
 	let parsed: { frontmatter: Record<string, unknown>; body: string };
 	try {
-		parsed = parseFrontmatter(readFileSync(filePath, "utf8"));
+		parsed = parseFrontmatter(readResourceText(filePath));
 	} catch (error) {
-		diagnostics.push({ type: "warning", path: filePath, message: `${error instanceof Error ? error.message : String(error)}; template skipped` });
+		diagnostics.push({ type: "warning", path: filePath, message: `${resourceProblem(error)}; template skipped` });
 		return undefined;
 	}
 	const { frontmatter, body } = parsed;

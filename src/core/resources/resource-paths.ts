@@ -3,6 +3,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { expandHome } from "../../config.ts";
+import { FileReadError, readTextFile } from "../file-reader.ts";
 
 /** `path` = `--skill` / `--prompt-template` / settings; `extension` = a `resources_discover` answer. */
 export type ResourceScope = "project" | "user" | "path" | "extension";
@@ -72,4 +73,17 @@ export function dedupeByName<T extends { name: string; filePath: string }>(items
 /** A missing path that was asked for by name is worth a line; a missing default folder is not. */
 export function missingPathWarning(source: ResourcePath): ResourceDiagnostic | undefined {
 	return source.optional ? undefined : { type: "warning", path: source.path, message: `path does not exist (named by ${source.origin})` };
+}
+
+/** A skill's or template's text through the one reader (no FIFO hangs, bounded size, BOM dropped). */
+export function readResourceText(path: string): string {
+	const text = readTextFile(path);
+	if (text === undefined) throw new Error("the file does not exist");
+	return text;
+}
+
+/** The problem a diagnostic states (it names the file already). */
+export function resourceProblem(error: unknown): string {
+	if (error instanceof FileReadError) return error.problem;
+	return error instanceof Error ? error.message : String(error);
 }

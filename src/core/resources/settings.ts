@@ -1,9 +1,9 @@
 // settings.json, user (`~/.agent/settings.json`) and project (`.agent/settings.json`, read only
 // when the folder is trusted). A malformed file stops start-up with its line and column; we
 // never write over it.
-import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UserError } from "../errors.ts";
+import { FileReadError, fixFileHint, readJsonFile } from "../file-reader.ts";
 import { getAgentDir, getProjectConfigDir } from "../../config.ts";
 
 export type Settings = Record<string, unknown>;
@@ -20,7 +20,7 @@ export class SettingsError extends UserError {
 		readonly path: string,
 		message: string,
 	) {
-		super(message, [`Fix ${path} (it is left as it is), or move it aside to start with defaults.`]);
+		super(message, [fixFileHint()]);
 		this.name = "SettingsError";
 	}
 }
@@ -33,113 +33,19 @@ export function projectSettingsPath(cwd: string): string {
 	return join(getProjectConfigDir(cwd), "settings.json");
 }
 
-/** 1-based line and column of character `offset` in `text`. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-	const before = text.slice(0, offset);
-	const line = before.split("\n").length;
-	return { line, column: offset - before.lastIndexOf("\n") };
-}
-
-/**
- * Where JSON.parse gave up: Bun's messages carry no position, so walk the text with a small
- * scanner that stops at the first offence. Returns the offset and what was expected.
- */
-export function findJsonError(text: string): { offset: number; message: string } | undefined {
-	let i = 0;
-	const ws = () => {
-		while (i < text.length && /\s/.test(text[i]!)) i++;
-	};
-	const fail = (message: string): never => {
-		throw { offset: i, message };
-	};
-	const value = (): void => {
-		ws();
-		const c = text[i];
-		if (c === "{") {
-			i++;
-			ws();
-			if (text[i] === "}") return void i++;
-			for (;;) {
-				ws();
-				if (text[i] !== '"') fail(text[i] === "}" ? "trailing comma before }" : "expected a property name in double quotes");
-				string();
-				ws();
-				if (text[i] !== ":") fail('expected ":" after the property name');
-				i++;
-				value();
-				ws();
-				if (text[i] === ",") {
-					i++;
-					continue;
-				}
-				if (text[i] === "}") return void i++;
-				fail('expected "," or "}"');
-			}
-		}
-		if (c === "[") {
-			i++;
-			ws();
-			if (text[i] === "]") return void i++;
-			for (;;) {
-				ws();
-				if (text[i] === "]") fail("trailing comma before ]");
-				value();
-				ws();
-				if (text[i] === ",") {
-					i++;
-					continue;
-				}
-				if (text[i] === "]") return void i++;
-				fail('expected "," or "]"');
-			}
-		}
-		if (c === '"') return string();
-		const literal = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(i));
-		if (literal) return void (i += literal[0].length);
-		fail(c === undefined ? "unexpected end of file" : `unexpected character ${JSON.stringify(c)}`);
-	};
-	const string = () => {
-		i++;
-		while (i < text.length && text[i] !== '"') {
-			if (text[i] === "\n") fail("unterminated string");
-			i += text[i] === "\\" ? 2 : 1;
-		}
-		if (i >= text.length) fail("unterminated string");
-		i++;
-	};
-	try {
-		value();
-		ws();
-		if (i < text.length) fail("unexpected text after the JSON value");
-		return undefined;
-	} catch (error) {
-		return error as { offset: number; message: string };
-	}
-}
-
-/** Parse a JSON file that the user edits by hand; errors name the file, line and column. */
-export function parseJsonFile(path: string, text: string, what: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch (error) {
-		const found = findJsonError(text);
-		const where = found ? (({ line, column }) => `line ${line}, column ${column}`)(lineColumn(text, found.offset)) : "unknown position";
-		const reason = found?.message ?? (error as Error).message;
-		throw new SettingsError(path, `${path} is not valid JSON (${where}: ${reason}). ${what}`);
-	}
-}
-
 /** Read one settings file; undefined when it does not exist. */
 export function readSettingsFile(path: string): SettingsFile | undefined {
-	if (!existsSync(path)) return undefined;
-	let text: string;
+	let read: ReturnType<typeof readJsonFile>;
 	try {
-		text = readFileSync(path, "utf8");
+		read = readJsonFile(path);
 	} catch (error) {
-		throw new SettingsError(path, `Cannot read ${path}: ${(error as Error).message}`);
+		// The reader's words (file, line, column), as the SettingsError callers expect.
+		if (error instanceof FileReadError) throw new SettingsError(path, error.message);
+		throw error;
 	}
-	if (text.trim() === "") return { path, dir: dirname(path), data: {} };
-	const data = parseJsonFile(path, text, "Settings were not loaded.");
+	if (!read) return undefined;
+	if (read.value === undefined) return { path, dir: dirname(path), data: {} };
+	const data = read.value;
 	if (!data || typeof data !== "object" || Array.isArray(data)) {
 		throw new SettingsError(path, `${path} must hold a JSON object ({ ... }), not ${Array.isArray(data) ? "an array" : JSON.stringify(data)}.`);
 	}

@@ -1,10 +1,10 @@
 // Skills: markdown instructions for one kind of task, a `SKILL.md` with frontmatter `name` and
 // `description` in a folder of its own. The system prompt lists them; the model reads one with the
 // read tool when a task matches, and `/skill:<name> [args]` puts one into the prompt directly.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parseFrontmatter } from "./frontmatter.ts";
-import { dedupeByName, kindOf, missingPathWarning, type ResourceDiagnostic, type ResourcePath, type ResourceScope } from "./resource-paths.ts";
+import { dedupeByName, kindOf, missingPathWarning, readResourceText, resourceProblem, type ResourceDiagnostic, type ResourcePath, type ResourceScope } from "./resource-paths.ts";
 
 export interface Skill {
 	name: string;
@@ -35,9 +35,9 @@ const MAX_DEPTH = 4;
 function readSkill(filePath: string, source: ResourcePath, fallbackName: string, diagnostics: ResourceDiagnostic[]): Skill | undefined {
 	let frontmatter: Record<string, unknown>;
 	try {
-		frontmatter = parseFrontmatter(readFileSync(filePath, "utf8")).frontmatter;
+		frontmatter = parseFrontmatter(readResourceText(filePath)).frontmatter;
 	} catch (error) {
-		diagnostics.push({ type: "warning", path: filePath, message: `${error instanceof Error ? error.message : String(error)}; skill skipped` });
+		diagnostics.push({ type: "warning", path: filePath, message: `${resourceProblem(error)}; skill skipped` });
 		return undefined;
 	}
 	const name = typeof frontmatter.name === "string" && frontmatter.name.trim() ? frontmatter.name.trim() : fallbackName;
@@ -122,9 +122,9 @@ export function loadSkills(sources: ResourcePath[]): LoadSkillsResult {
 export function skillPrompt(skill: Skill, args: string): string {
 	let body: string;
 	try {
-		body = parseFrontmatter(readFileSync(skill.filePath, "utf8")).body.trim();
+		body = parseFrontmatter(readResourceText(skill.filePath)).body.trim();
 	} catch (error) {
-		throw new Error(`Cannot read skill "${skill.name}" from ${skill.filePath}: ${error instanceof Error ? error.message : String(error)}`);
+		throw new Error(`Cannot read skill "${skill.name}" from ${skill.filePath}: ${resourceProblem(error)}`);
 	}
 	const block = `<skill name="${skill.name}" path="${skill.filePath}">\nPaths in this skill are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
 	return args.trim() ? `${block}\n\n${args.trim()}` : block;

@@ -1,10 +1,12 @@
 // Project trust decisions (SPEC §4), kept in `~/.agent/trust.json` keyed by canonical real path.
 // The nearest decided ancestor of a folder decides for it. A malformed file is an error, never
 // overwritten.
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { getAgentDir } from "../../config.ts";
-import { parseJsonFile, SettingsError } from "./settings.ts";
+import { getAgentDir, tildify } from "../../config.ts";
+import { UserError } from "../errors.ts";
+import { readJsonFile } from "../file-reader.ts";
+import { SettingsError } from "./settings.ts";
 
 export type TrustState = "yes" | "no" | "undecided";
 
@@ -40,10 +42,9 @@ export function canonicalFolder(path: string): string {
 }
 
 export function readTrustFile(path = trustFilePath()): TrustFile {
-	if (!existsSync(path)) return { version: 1, folders: {} };
-	const text = readFileSync(path, "utf8");
-	if (text.trim() === "") return { version: 1, folders: {} };
-	const data = parseJsonFile(path, text, "No trust decision was read.") as Partial<TrustFile> | null;
+	const read = readJsonFile(path);
+	if (read?.value === undefined) return { version: 1, folders: {} };
+	const data = read.value as Partial<TrustFile> | null;
 	const folders = data && typeof data === "object" ? data.folders : undefined;
 	if (!folders || typeof folders !== "object" || Array.isArray(folders)) {
 		throw new SettingsError(path, `${path} must look like {"version": 1, "folders": {"/path": {"trusted": true}}}.`);
@@ -68,9 +69,22 @@ export function saveTrust(folder: string, trusted: boolean, path = trustFilePath
 	const file = readTrustFile(path);
 	const key = canonicalFolder(folder);
 	file.folders[key] = { trusted, decidedAt: new Date().toISOString() };
-	mkdirSync(dirname(path), { recursive: true });
 	const tmp = `${path}.${process.pid}.tmp`;
-	writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-	renameSync(tmp, path);
+	try {
+		mkdirSync(dirname(path), { recursive: true });
+		writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+		renameSync(tmp, path);
+	} catch (error) {
+		try {
+			rmSync(tmp, { force: true });
+		} catch {
+			// the folder is not writable: no temp file was made either
+		}
+		const code = (error as NodeJS.ErrnoException).code;
+		const why = code === "EACCES" || code === "EPERM" ? `permission denied (${code})` : error instanceof Error ? error.message : String(error);
+		throw new UserError(`Cannot save the trust decision in ${tildify(path)}: ${why}. Nothing was changed.`, [
+			`Make ${tildify(dirname(path))} writable, or trust for one run with --approve.`,
+		]);
+	}
 	return key;
 }

@@ -1,8 +1,9 @@
 // A session file on disk: where it lives, how its lines parse (torn and garbage lines are skipped
 // with a warning, never fatal), how v1/v2 files migrate in memory, and the I/O seam used to append.
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { getSessionsDir } from "../../config.ts";
+import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader.ts";
 import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
@@ -19,12 +20,8 @@ export interface SessionFileOps {
 
 export const nodeSessionFileOps: SessionFileOps = {
 	readFile(path) {
-		try {
-			return readFileSync(path, "utf8");
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-			throw error;
-		}
+		// The one reader: a FIFO is refused at once, the size is bounded, errors name the file.
+		return readTextFile(path, { maxBytes: MAX_SESSION_BYTES });
 	},
 	appendFile(path, text) {
 		appendFileSync(path, text);
@@ -33,12 +30,8 @@ export const nodeSessionFileOps: SessionFileOps = {
 		mkdirSync(dir, { recursive: true });
 	},
 	endsMidLine(path) {
-		let fd: number;
-		try {
-			fd = openSync(path, "r");
-		} catch {
-			return false;
-		}
+		const fd = openRegularFile(path);
+		if (fd === undefined) return false;
 		try {
 			const size = fstatSync(fd).size;
 			if (size === 0) return false;

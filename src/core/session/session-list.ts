@@ -1,9 +1,10 @@
 // Finding sessions on disk: the listing for `--resume`, the newest one for `--continue`, and
 // resolving `--session`/`--fork <path|id-prefix>` to a file.
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { closeSync, readdirSync, readSync, statSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { getSessionsDir, tildify } from "../../config.ts";
+import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader.ts";
 import { textOf } from "../agent/messages.ts";
 import type { SessionHeader, SessionInfo } from "./session-entries.ts";
 import { SessionLookupError } from "./session-errors.ts";
@@ -11,12 +12,8 @@ import { defaultSessionDir, parseSessionText } from "./session-file.ts";
 
 /** The session header of a file, reading only its first line when that is enough. */
 export function readSessionHeader(path: string): SessionHeader | undefined {
-	let fd: number;
-	try {
-		fd = openSync(path, "r");
-	} catch {
-		return undefined;
-	}
+	const fd = openRegularFile(path);
+	if (fd === undefined) return undefined;
 	try {
 		const chunk = Buffer.alloc(4096);
 		let text = "";
@@ -74,7 +71,11 @@ async function readSessionInfo(path: string): Promise<SessionInfo | undefined> {
 	let text: string;
 	let mtime: Date;
 	try {
-		[text, mtime] = await Promise.all([readFile(path, "utf8"), stat(path).then((s) => s.mtime)]);
+		mtime = (await stat(path)).mtime;
+		// The one reader: a FIFO or a huge file among the sessions is passed over, never waited on.
+		const read = readTextFile(path, { maxBytes: MAX_SESSION_BYTES });
+		if (read === undefined) return undefined;
+		text = read;
 	} catch {
 		return undefined;
 	}

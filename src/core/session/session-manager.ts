@@ -1,5 +1,6 @@
 // The session store: an append-only tree of entries in one JSONL file (reference §8), written
 // lazily from the first assistant message, one append per entry, never rewritten or truncated.
+import { FileReadError } from "../file-reader.ts";
 import { dirname, join, resolve } from "node:path";
 import type { ImageContent, TextContent, ThinkingLevel } from "../providers/types.ts";
 import { buildContextFromPath } from "./session-context.ts";
@@ -110,10 +111,10 @@ export class SessionManager {
 
 	// ----- opening -----------------------------------------------------------------------------
 
-	/** A new session of `cwd`; its file appears with the first assistant message. */
-	static create(cwd: string, sessionDir?: string, ops: SessionFileOps = nodeSessionFileOps): SessionManager {
+	/** A new session of `cwd`; its file appears with the first assistant message. `parentSession`: the session it continues from (its header names it). */
+	static create(cwd: string, sessionDir?: string, ops: SessionFileOps = nodeSessionFileOps, parentSession?: string): SessionManager {
 		const dir = resolve(sessionDir ?? defaultSessionDir(cwd));
-		const header = newHeader(cwd);
+		const header = newHeader(cwd, parentSession);
 		return new SessionManager({
 			cwd,
 			sessionDir: dir,
@@ -140,7 +141,7 @@ export class SessionManager {
 		try {
 			text = ops.readFile(file);
 		} catch (error) {
-			throw new SessionFileError(`Cannot read session file ${file}: ${(error as Error).message}`, file);
+			throw new SessionFileError(error instanceof FileReadError ? error.message : `Cannot read session file ${file}: ${(error as Error).message}`, file);
 		}
 		const parsed = parseSessionText(text ?? "", file);
 		if (!parsed.header) {
@@ -190,7 +191,7 @@ export class SessionManager {
 		try {
 			text = ops.readFile(source);
 		} catch (error) {
-			throw new SessionFileError(`Cannot fork ${source}: ${(error as Error).message}`, source);
+			throw new SessionFileError(`Cannot fork ${source}: ${error instanceof FileReadError ? error.problem : (error as Error).message}`, source);
 		}
 		if (text === undefined) throw new SessionFileError(`Cannot fork ${source}: the file does not exist.`, source);
 		const parsed = parseSessionText(text, source);

@@ -6,6 +6,8 @@ import type { ImageContent, TextContent } from "../providers/types.ts";
 export interface AgentToolResult<TDetails = unknown> {
 	content: (TextContent | ImageContent)[];
 	details: TDetails;
+	/** Report a failure without throwing: the model sees `content` as an error result; `details` are kept (pi 1.6). */
+	isError?: boolean;
 	/** Stop the run after this tool batch (takes effect only when every result in the batch has it). */
 	terminate?: boolean;
 }

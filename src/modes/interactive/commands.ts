@@ -1,21 +1,26 @@
-// The REPL's built-in slash commands (SPEC §10). They exist only here, and win over an extension
-// command of the same name. Session-moving ones (/new, /resume, /fork, /tree) live in session-commands.ts.
-import pc from "picocolors";
+// The built-in slash commands (SPEC §10): one registry, listed in completion before extension
+// commands and winning over one of the same name. Session-moving ones (/new, /resume, /fork,
+// /tree) live in session-commands.ts; each command only talks to the app through its methods.
+import type { SlashCommand } from "@earendil-works/pi-tui";
 import { tildify } from "../../config.ts";
+import type { AutocompleteItem, SourceScope } from "../../core/extensions/types.ts";
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../core/providers/types.ts";
-import type { CommandEntry } from "./completion.ts";
-import { SCOPE_MARKERS } from "./completion.ts";
-import type { Repl } from "./repl.ts";
+import type { InteractiveApp } from "./app.ts";
+import { pickDialog, inputDialog } from "./dialogs.ts";
 import { SESSION_COMMANDS } from "./session-commands.ts";
+import { currentTheme } from "./theme/styles.ts";
 
 export interface BuiltinCommand {
 	name: string;
 	description: string;
-	run(repl: Repl, args: string): Promise<void> | void;
-	getArgumentCompletions?: CommandEntry["getArgumentCompletions"];
+	run(app: InteractiveApp, args: string): Promise<void> | void;
+	getArgumentCompletions?: (prefix: string) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
 }
 
-const MARGIN = " ";
+/** How completion marks where an extension command comes from (SPEC §9). */
+export const SCOPE_MARKERS: Record<SourceScope, string> = { project: "p", user: "u", temporary: "t" };
+
+type Repl = InteractiveApp;
 
 function session(repl: Repl) {
 	const host = repl.host;
@@ -35,13 +40,17 @@ async function chooseModel(repl: Repl, search: string): Promise<void> {
 	const picked: Model | undefined =
 		models.length === 1 && search
 			? models[0]
-			: await repl.dialogs.pick(
+			: await pickDialog(
+					repl,
 					"Select a model",
-					models.map((m) => ({ value: m, label: `${m.provider}/${m.id}`, hint: m === current ? "current" : m.name !== m.id ? m.name : undefined })),
-					models.find((m) => m === current),
+					models.map((m) => ({ value: m, label: `${m.provider}/${m.id}`, description: m === current ? "current" : m.name !== m.id ? m.name : undefined })),
+					{ initial: models.find((m) => m === current) },
 				);
 	if (!picked) return;
-	if (await host.setModel(picked, "set")) repl.info(`Model: ${picked.provider}/${picked.id}`);
+	if (await host.setModel(picked, "set")) {
+		repl.info(`Model: ${picked.provider}/${picked.id}`);
+		repl.refreshFooter();
+	}
 	else repl.error(`No API key for provider "${picked.provider}".`);
 }
 
@@ -53,10 +62,11 @@ async function chooseThinking(repl: Repl, arg: string): Promise<void> {
 		return;
 	}
 	if (!arg) {
-		const picked = await repl.dialogs.pick(
+		const picked = await pickDialog(
+			repl,
 			"Thinking level",
 			THINKING_LEVELS.map((l) => ({ value: l, label: l })),
-			host.session.thinkingLevel,
+			{ initial: host.session.thinkingLevel },
 		);
 		if (!picked) return;
 		level = picked;
@@ -70,14 +80,16 @@ function help(repl: Repl): void {
 	const rows = BUILTIN_COMMANDS.map((c) => [`/${c.name}`, c.description]);
 	const ext = (repl.host?.resolvedCommands() ?? []).filter((c) => !builtinNames.has(c.invocationName));
 	const width = Math.max(...rows.map((r) => r[0]!.length), ...ext.map((c) => c.invocationName.length + 1)) + 2;
-	const lines = [pc.bold(`${MARGIN}Commands`), ...rows.map(([n, d]) => `${MARGIN}  ${n!.padEnd(width)}${pc.dim(d!)}`)];
+	const theme = currentTheme();
+	const dim = (t: string) => theme.fg("muted", t);
+	const lines = [theme.bold("Commands"), ...rows.map(([n, d]) => `  ${n!.padEnd(width)}${dim(d!)}`)];
 	if (ext.length > 0) {
-		lines.push("", pc.bold(`${MARGIN}Extension commands`));
-		for (const c of ext) lines.push(`${MARGIN}  ${`/${c.invocationName}`.padEnd(width)}${pc.dim(`[${SCOPE_MARKERS[c.sourceInfo.scope]}] ${c.description ?? ""}`)}`);
+		lines.push("", theme.bold("Extension commands"));
+		for (const c of ext) lines.push(`  ${`/${c.invocationName}`.padEnd(width)}${dim(`[${SCOPE_MARKERS[c.sourceInfo.scope]}] ${c.description ?? ""}`)}`);
 	}
 	lines.push(
 		"",
-		pc.bold(`${MARGIN}Keys`),
+		theme.bold("Keys"),
 		...[
 			["enter", "send (steers the agent while it works)"],
 			["alt+enter", "queue a follow-up while the agent works"],
@@ -85,15 +97,17 @@ function help(repl: Repl): void {
 			["ctrl+c", "clear the input; twice to exit"],
 			["ctrl+d", "exit (on an empty input)"],
 			["ctrl+o", "expand or collapse tool output and the start-up list"],
-			["tab", "complete a /command"],
+			["shift+enter", "new line (also ctrl+j)"],
+			["tab", "complete a /command, its argument or a path; @ completes files"],
+			["ctrl+z", "suspend (fg resumes)"],
 			["shift+tab", "next thinking level"],
 			["ctrl+l", "choose a model"],
 			["ctrl+g", "edit the input in $VISUAL / $EDITOR"],
 			["!cmd", "run a shell command; its output joins the conversation"],
 			["!!cmd", "run a shell command, keeping its output out of the conversation"],
-		].map(([k, d]) => `${MARGIN}  ${k!.padEnd(width)}${pc.dim(d!)}`),
+		].map(([k, d]) => `  ${k!.padEnd(width)}${dim(d!)}`),
 	);
-	repl.renderer.block(lines);
+	repl.block(lines);
 }
 
 function plural(n: number, word: string): string {
@@ -106,18 +120,19 @@ function stats(repl: Repl): void {
 	const sm = host.session.session;
 	const model = host.session.model;
 	const usage = host.session.getContextUsage();
-	const file = s.sessionFile ? `${tildify(s.sessionFile)}${sm.isPersisted() ? "" : pc.dim(" (written with the first answer)")}` : "not saved (--no-session)";
+	const theme = currentTheme();
+	const file = s.sessionFile ? `${tildify(s.sessionFile)}${sm.isPersisted() ? "" : theme.fg("dim", " (written with the first answer)")}` : "not saved (--no-session)";
 	const rows: [string, string][] = [
 		["File", file],
 		["ID", s.sessionId],
-		["Name", sm.getSessionName() ?? pc.dim("(none: /name sets one)")],
+		["Name", sm.getSessionName() ?? theme.fg("dim", "(none: /name sets one)")],
 		["Model", model ? `${model.provider}/${model.id} · thinking ${host.session.thinkingLevel}` : "none"],
 		["Messages", `${s.userMessages} user, ${s.assistantMessages} assistant, ${plural(s.toolCalls, "tool call")}, ${s.totalMessages} in all`],
 		["Tokens", `${s.tokens.input} in · ${s.tokens.output} out · ${s.tokens.cacheRead} cache read · ${s.tokens.cacheWrite} cache write`],
 		["Cost", `$${s.cost.toFixed(4)}`],
 	];
 	if (usage?.percent != null) rows.push(["Context", `${usage.percent.toFixed(1)}% of ${usage.contextWindow.toLocaleString("en-US")} tokens`]);
-	repl.renderer.block([pc.bold(`${MARGIN}Session`), ...rows.map(([k, v]) => `${MARGIN}  ${k.padEnd(10)}${v}`)]);
+	repl.block([theme.bold("Session"), ...rows.map(([k, v]) => `  ${k.padEnd(10)}${v}`)]);
 }
 
 export const BUILTIN_COMMANDS: BuiltinCommand[] = [
@@ -147,10 +162,11 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		description: "Name this session (/name <name>)",
 		run: async (repl, args) => {
 			const host = session(repl);
-			const name = args || (await repl.dialogs.input("Session name", undefined, { initialValue: host.session.session.getSessionName() }))?.trim();
+			const name = args || (await inputDialog(repl, "Session name", undefined, { initialValue: host.session.session.getSessionName() }))?.trim();
 			if (!name) return;
 			host.setSessionName(name);
 			repl.info(`Session name: ${name}`);
+			repl.refreshFooter();
 		},
 	},
 	{ name: "session", description: "Show session file, messages, tokens and cost", run: (repl) => stats(repl) },
@@ -160,7 +176,9 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		run: async (repl) => {
 			repl.resetExtensionUi();
 			await session(repl).reload();
-			repl.renderer.block([pc.dim(`${MARGIN}Reloaded ${plural(repl.extensions().length, "extension")}.`), ...repl.startupSections(false)]);
+			repl.info(`Reloaded ${plural(repl.extensions().length, "extension")}.`);
+			const sections = repl.startupSections(false).slice(1);
+			if (sections.length > 0) repl.block(sections, "");
 		},
 	},
 	{
@@ -168,7 +186,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		description: "List loaded extensions by source, and their issues",
 		run: (repl) => {
 			const lines = repl.startupSections(true);
-			if (lines.length > 0) repl.print(lines);
+			if (lines.length > 0) repl.block(lines.slice(1), "");
 			else repl.info("No extensions are loaded.");
 		},
 	},
@@ -181,6 +199,15 @@ export function builtinCommand(name: string): BuiltinCommand | undefined {
 	return BUILTIN_COMMANDS.find((c) => c.name === name);
 }
 
-export function builtinEntries(): CommandEntry[] {
-	return BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, getArgumentCompletions: c.getArgumentCompletions }));
+/**
+ * What `/` completes: built-ins, then extension commands (not those a built-in hides) and prompt
+ * templates and skills, each with its source marker before the description.
+ */
+export function commandEntries(app: InteractiveApp): SlashCommand[] {
+	const marked = (scope: SourceScope, description: string | undefined) => `[${SCOPE_MARKERS[scope]}]${description ? ` ${description}` : ""}`;
+	const extension = (app.host?.resolvedCommands() ?? [])
+		.filter((c) => !builtinNames.has(c.invocationName))
+		.map((c) => ({ name: c.invocationName, description: marked(c.sourceInfo.scope, c.description), getArgumentCompletions: c.getArgumentCompletions }));
+	const resources = (app.host?.resources?.commandInfos() ?? []).filter((c) => !builtinNames.has(c.name)).map((c) => ({ name: c.name, description: marked(c.sourceInfo.scope, c.description) }));
+	return [...BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, getArgumentCompletions: c.getArgumentCompletions })), ...extension, ...resources];
 }

@@ -1,131 +1,217 @@
-// Dialogs over the REPL (SPEC §7): clack select / confirm / text / multiline, one at a time, with
-// a `timeout` countdown in the title and an AbortSignal; on expiry or abort they resolve to their
-// default. The editor dialog uses $VISUAL / $EDITOR when set.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Dialogs drawn in the editor's place (SPEC §7): select, confirm, input, a multi-line editor, and
+// the pickers built-in commands use. A `timeout` counts down in the title and then answers the
+// default; an aborted `signal` answers it at once. One dialog at a time; the others wait.
+import { Container, Editor, getKeybindings, Input, SelectList, Spacer, Text, type Component, type SelectItem, type TUI } from "@earendil-works/pi-tui";
 import type { DialogOptions } from "../../core/extensions/types.ts";
-import type { Terminal } from "./terminal.ts";
+import { DynamicBorder } from "./components/dynamic-border.ts";
+import { keyHint, rawKeyHint } from "./keybindings.ts";
+import { currentTheme, getEditorTheme, getSelectListTheme } from "./theme/styles.ts";
 
-
-/** What clack needs from us: the options' common part, with a live message. */
-interface ClackCommon {
-	readonly message: string;
-	signal: AbortSignal;
+export interface DialogHost {
+	readonly tui: TUI;
+	/** Show a component in the editor's place; the function returned puts the editor back. */
+	open(component: Component): () => void;
+	/** Edit text in $VISUAL / $EDITOR; undefined when there is none or it failed. */
+	externalEditor(text: string): Promise<string | undefined>;
 }
 
-export class Dialogs {
-	private queue: Promise<unknown> = Promise.resolve();
+/** A bordered panel: title (with the countdown), body, key hints. */
+class DialogView extends Container {
+	private readonly title: Text;
+	onKey?: (data: string) => void;
+	focusTarget: (Component & { focused?: boolean }) | undefined;
 
-	constructor(private readonly terminal: Terminal) {}
-
-	/**
-	 * Run one dialog with the screen handed to clack; dialogs asked for meanwhile wait their turn.
-	 * (The host wraps an extension's dialogs in ui_prompt_start / ui_prompt_end.)
-	 */
-	private run<T>(title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>): Promise<T | undefined> {
-		const next = this.queue.then(() => this.open(title, opts, show));
-		this.queue = next.catch(() => {});
-		return next;
+	constructor(
+		private readonly baseTitle: string,
+		body: Component[],
+		hints: string,
+	) {
+		super();
+		const theme = currentTheme();
+		this.title = new Text(theme.bold(theme.fg("accent", baseTitle)), 1, 0);
+		this.addChild(new DynamicBorder((t) => theme.fg("borderAccent", t)));
+		this.addChild(this.title);
+		for (const part of body) this.addChild(part);
+		this.addChild(new Spacer(1));
+		this.addChild(new Text(hints, 1, 0));
+		this.addChild(new DynamicBorder((t) => theme.fg("borderAccent", t)));
 	}
 
-	private async open<T>(title: string, opts: DialogOptions | undefined, show: (common: ClackCommon) => Promise<T | symbol>): Promise<T | undefined> {
-		if (opts?.signal?.aborted) return undefined;
-		const controller = new AbortController();
-		const abort = () => controller.abort();
-		opts?.signal?.addEventListener("abort", abort, { once: true });
-		const timeout = opts?.timeout && opts.timeout > 0 ? opts.timeout : undefined;
-		const deadline = timeout ? Date.now() + timeout : 0;
-		const timer = timeout ? setTimeout(abort, timeout) : undefined;
-		// clack re-renders on a resize of its output; a tick once a second moves the countdown.
-		const ticker = timeout ? setInterval(() => process.stdout.emit("resize"), 1000) : undefined;
-		const common: ClackCommon = {
-			get message() {
-				return timeout ? `${title} (${Math.max(0, Math.ceil((deadline - Date.now()) / 1000))}s)` : title;
-			},
-			signal: controller.signal,
-		};
-		this.terminal.suspend();
-		try {
-			const result = await show(common);
-			return typeof result === "symbol" ? undefined : (result as T);
-		} finally {
-			clearTimeout(timer);
-			clearInterval(ticker);
-			opts?.signal?.removeEventListener("abort", abort);
-			this.terminal.resume();
-		}
+	/** The title with seconds left, e.g. `Pick fast (2s)`. */
+	setCountdown(seconds: number | undefined): void {
+		const theme = currentTheme();
+		this.title.setText(theme.bold(theme.fg("accent", seconds === undefined ? this.baseTitle : `${this.baseTitle} (${seconds}s)`)));
 	}
 
-	select(title: string, options: string[], opts?: DialogOptions): Promise<string | undefined> {
-		return this.run<string>(title, opts, async (common) => {
-			const { select } = await import("@clack/prompts");
-			return select(withMessage(common, { options: options.map((o) => ({ value: o, label: o })), maxItems: 12 }));
-		});
+	// Inputs inside show the cursor only when the dialog has the keys.
+	private _focused = false;
+	get focused(): boolean {
+		return this._focused;
+	}
+	set focused(value: boolean) {
+		this._focused = value;
+		if (this.focusTarget) this.focusTarget.focused = value;
 	}
 
-	/** The REPL's own pickers: options with a value, label and hint. */
-	pick<T>(title: string, options: { value: T; label: string; hint?: string }[], initialValue?: T): Promise<T | undefined> {
-		return this.run<T>(title, undefined, async (common) => {
-			const { select } = await import("@clack/prompts");
-			return select<T>(withMessage(common, { options: options as never, initialValue, maxItems: 12 }));
-		});
+	handleInput(data: string): void {
+		this.onKey?.(data);
 	}
+}
 
-	async confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean> {
-		const answer = await this.run<boolean>(title, opts, async (common) => {
-			const { confirm } = await import("@clack/prompts");
-			return confirm(withMessage(common, { initialValue: false }, message));
-		});
-		return answer ?? false;
-	}
+let queue: Promise<unknown> = Promise.resolve();
 
-	input(title: string, placeholder?: string, opts?: DialogOptions & { initialValue?: string }): Promise<string | undefined> {
-		return this.run<string>(title, opts, async (common) => {
-			const { text } = await import("@clack/prompts");
-			return text(withMessage(common, { placeholder, initialValue: opts?.initialValue }));
-		});
-	}
-
-	/** $VISUAL / $EDITOR on a temp file, else a multi-line prompt. */
-	editor(title: string, prefill = ""): Promise<string | undefined> {
-		const command = process.env.VISUAL || process.env.EDITOR;
-		const show = command
-			? async () => externalEditor(command, prefill)
-			: async (common: ClackCommon) => {
-					const { multiline } = await import("@clack/prompts");
-					return multiline(withMessage(common, { initialValue: prefill }));
-				};
-		return this.run<string>(title, undefined, show);
-	}
+/** Run a dialog once the ones before it have closed. */
+function serialize<T>(run: () => Promise<T>): Promise<T> {
+	const next = queue.then(run, run);
+	queue = next.catch(() => undefined);
+	return next;
 }
 
 /**
- * clack's options with `message` as a getter, read on every render (the countdown). Built with
- * defineProperty: a spread would copy the getter's value once.
+ * Open `view` and resolve with what `bind` reports through `finish`, or `fallback` when the
+ * timeout runs out or the signal aborts.
  */
-function withMessage<T extends object>(common: ClackCommon, rest: T, second?: string): T & { readonly message: string; signal: AbortSignal } {
-	const options = { ...rest, signal: common.signal };
-	return Object.defineProperty(options, "message", {
-		get: () => (second ? `${common.message}\n${second}` : common.message),
-		enumerable: true,
-	}) as T & { readonly message: string; signal: AbortSignal };
+function runDialog<T>(host: DialogHost, view: DialogView, fallback: T, opts: DialogOptions | undefined, bind: (finish: (value: T) => void) => void): Promise<T> {
+	return serialize(
+		() =>
+			new Promise<T>((resolve) => {
+				if (opts?.signal?.aborted) return resolve(fallback);
+				let close: (() => void) | undefined;
+				let ticker: ReturnType<typeof setInterval> | undefined;
+				const finish = (value: T) => {
+					if (!close) return;
+					close();
+					close = undefined;
+					clearInterval(ticker);
+					opts?.signal?.removeEventListener("abort", abort);
+					host.tui.requestRender();
+					resolve(value);
+				};
+				const abort = () => finish(fallback);
+				opts?.signal?.addEventListener("abort", abort, { once: true });
+				if (opts?.timeout && opts.timeout > 0) {
+					const deadline = Date.now() + opts.timeout;
+					const tick = () => {
+						const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+						if (Date.now() >= deadline) return finish(fallback);
+						view.setCountdown(left);
+						host.tui.requestRender();
+					};
+					ticker = setInterval(tick, 250);
+					view.setCountdown(Math.ceil(opts.timeout / 1000));
+				}
+				bind(finish);
+				close = host.open(view);
+			}),
+	);
 }
 
-/** Edit `prefill` in the user's editor; undefined when it exits non-zero. */
-export async function externalEditor(command: string, prefill: string): Promise<string | symbol> {
-	const dir = mkdtempSync(join(tmpdir(), "agent-edit-"));
-	const file = join(dir, "message.md");
-	try {
-		writeFileSync(file, prefill);
-		const stdin = process.stdin;
-		if (stdin.isTTY) stdin.setRawMode(false);
-		stdin.pause();
-		const proc = Bun.spawn(["sh", "-c", `${command} "$1"`, "sh", file], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
-		const code = await proc.exited;
-		if (code !== 0) return Symbol.for("cancel");
-		return readFileSync(file, "utf8").replace(/\n$/, "");
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
+const NAV_HINTS = () => `${rawKeyHint("↑↓", "move")}  ${keyHint("tui.select.confirm", "choose")}  ${keyHint("tui.select.cancel", "cancel")}`;
+
+export interface PickItem<T> {
+	value: T;
+	label: string;
+	description?: string;
+}
+
+/** A list to choose from; typing filters it. Resolves with the chosen value, or undefined. */
+export function pickDialog<T>(host: DialogHost, title: string, items: PickItem<T>[], options: DialogOptions & { initial?: T; message?: string } = {}): Promise<T | undefined> {
+	const theme = currentTheme();
+	const entries: SelectItem[] = items.map((item, i) => ({ value: String(i), label: item.label, description: item.description }));
+	const list = new SelectList(entries, Math.min(12, Math.max(1, entries.length)), getSelectListTheme());
+	const initial = items.findIndex((item) => item.value === options.initial);
+	if (initial >= 0) list.setSelectedIndex(initial);
+	const filter = new Text("", 1, 0);
+	const body: Component[] = [];
+	if (options.message) body.push(new Spacer(1), new Text(options.message, 1, 0));
+	body.push(new Spacer(1), list, filter);
+	const view = new DialogView(title, body, NAV_HINTS());
+	return runDialog<T | undefined>(host, view, undefined, options, (finish) => {
+		let typed = "";
+		list.onSelect = (item) => finish(items[Number(item.value)]?.value);
+		list.onCancel = () => finish(undefined);
+		view.onKey = (data) => {
+			const kb = getKeybindings();
+			// Printable keys narrow the list; backspace widens it again.
+			if (kb.matches(data, "tui.editor.deleteCharBackward") && typed) typed = typed.slice(0, -1);
+			else if (data.length === 1 && data >= " " && data !== "\x7f") typed += data;
+			else return list.handleInput(data);
+			list.setFilter(typed);
+			filter.setText(typed ? theme.fg("dim", `filter: ${typed}`) : "");
+			host.tui.requestRender();
+		};
+	});
+}
+
+/** ctx.ui.select: one of `options`, or undefined. */
+export function selectDialog(host: DialogHost, title: string, options: string[], opts?: DialogOptions): Promise<string | undefined> {
+	return pickDialog(
+		host,
+		title,
+		options.map((o) => ({ value: o, label: o })),
+		opts,
+	);
+}
+
+/** ctx.ui.confirm: Yes or No (y / n answer directly); false when dismissed. */
+export function confirmDialog(host: DialogHost, title: string, message: string, opts?: DialogOptions): Promise<boolean> {
+	const list = new SelectList(
+		[
+			{ value: "yes", label: "Yes" },
+			{ value: "no", label: "No" },
+		],
+		2,
+		getSelectListTheme(),
+	);
+	const body: Component[] = [];
+	if (message) body.push(new Spacer(1), new Text(message, 1, 0));
+	body.push(new Spacer(1), list);
+	const view = new DialogView(title, body, `${rawKeyHint("y/n", "answer")}  ${NAV_HINTS()}`);
+	return runDialog(host, view, false, opts, (finish) => {
+		list.onSelect = (item) => finish(item.value === "yes");
+		list.onCancel = () => finish(false);
+		view.onKey = (data) => {
+			if (data === "y" || data === "Y") finish(true);
+			else if (data === "n" || data === "N") finish(false);
+			else list.handleInput(data);
+		};
+	});
+}
+
+/** ctx.ui.input: a line of text, or undefined when dismissed. */
+export function inputDialog(host: DialogHost, title: string, placeholder?: string, opts?: DialogOptions & { initialValue?: string }): Promise<string | undefined> {
+	const input = new Input(placeholder ? { placeholder, placeholderStyle: (t) => currentTheme().fg("dim", t) } : undefined);
+	if (opts?.initialValue) input.setValue(opts.initialValue);
+	const view = new DialogView(title, [new Spacer(1), input], `${keyHint("tui.input.submit", "done")}  ${keyHint("tui.select.cancel", "cancel")}`);
+	view.focusTarget = input;
+	return runDialog<string | undefined>(host, view, undefined, opts, (finish) => {
+		input.onSubmit = (value) => finish(value);
+		input.onEscape = () => finish(undefined);
+		view.onKey = (data) => {
+			if (getKeybindings().matches(data, "tui.select.cancel")) finish(undefined);
+			else input.handleInput(data);
+		};
+	});
+}
+
+/** ctx.ui.editor: multi-line text (Enter finishes, shift+enter or ctrl+j for a new line, ctrl+g opens $VISUAL). */
+export function editorDialog(host: DialogHost, title: string, prefill = "", opts?: DialogOptions): Promise<string | undefined> {
+	const editor = new Editor(host.tui, getEditorTheme());
+	editor.setText(prefill);
+	const hints = `${keyHint("tui.input.submit", "done")}  ${keyHint("tui.input.newLine", "new line")}  ${keyHint("app.editor.external", "$EDITOR")}  ${keyHint("tui.select.cancel", "cancel")}`;
+	const view = new DialogView(title, [new Spacer(1), editor], hints);
+	view.focusTarget = editor;
+	return runDialog<string | undefined>(host, view, undefined, opts, (finish) => {
+		editor.onSubmit = (text) => finish(text);
+		view.onKey = (data) => {
+			const kb = getKeybindings();
+			if (kb.matches(data, "tui.select.cancel") && !editor.isShowingAutocomplete()) finish(undefined);
+			else if (kb.matches(data, "app.editor.external" as never)) {
+				void host.externalEditor(editor.getExpandedText()).then((text) => {
+					if (text !== undefined) editor.setText(text);
+					host.tui.requestRender();
+				});
+			} else editor.handleInput(data);
+		};
+	});
 }

@@ -1,21 +1,21 @@
-// Interactive mode: print the start-up list, create the session with this mode's UI (it starts
-// without a model, saying how to configure one), then hand the terminal to the REPL until it exits.
+// Interactive mode: create the app, then the session with this mode's UI; the TUI starts before
+// extensions get session_start (their dialogs need it). It starts without a model, saying how to
+// configure one, and ends with the terminal as it was and a line saying how to resume.
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { format } from "node:util";
-import pc from "picocolors";
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
 import { noModelMessage } from "../../core/providers/model-resolver.ts";
 import type { ExtensionErrorReport } from "../../core/extensions/runner.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { projectSettingsPath, readSettingsFile, userSettingsPath } from "../../core/resources/settings.ts";
 import { mark } from "../../core/timing.ts";
-import { builtinNames } from "./commands.ts";
-import { Keymap } from "./keymap.ts";
-import { Repl } from "./repl.ts";
-import { startupIssues, startupLines } from "./startup.ts";
+import { APP_NAME } from "../../config.ts";
+import { writeStdout } from "../../stdio.ts";
+import { InteractiveApp } from "./app.ts";
 import type { StartupIssue } from "./startup-list.ts";
-import { Terminal } from "./terminal.ts";
-import { createInteractiveUI } from "./ui-context.ts";
+import { guardTerminal } from "./terminal-guard.ts";
+import { createUiContext } from "./ui-bridge.ts";
 
 export interface InteractiveModeOptions {
 	/** What createAgentSession needs, except what this mode supplies (mode, ui, error sink, shutdown). */
@@ -43,19 +43,16 @@ function quietStartup(cwd: string, projectTrusted: boolean): boolean {
 	}
 }
 
-function reportExtensionError(repl: Repl, report: ExtensionErrorReport): void {
-	if (report.event === "load") {
-		repl.renderer.block([pc.red(` Error: ${report.error}`)]);
-		return;
-	}
-	const stack = (report.stack ?? "").split("\n").slice(1, 4).map((l) => pc.dim(`   ${l.trim()}`));
-	repl.renderer.block([pc.red(` Extension "${report.extensionPath}" error: ${report.error}`), ...stack]);
+function reportExtensionError(app: InteractiveApp, report: ExtensionErrorReport): void {
+	if (report.event === "load") return app.error(report.error);
+	const stack = (report.stack ?? "").split("\n").slice(1, 4).map((l) => `  ${l.trim()}`);
+	app.conversation.notice([`Extension "${report.extensionPath}" error: ${report.error}`, ...stack].join("\n"), "plain");
 }
 
-/** Extensions print with console.*: their lines go above the live region instead of through it. */
-function redirectConsole(repl: Repl): () => void {
+/** Extensions print with console.*: their lines join the transcript instead of tearing the screen. */
+function captureConsole(app: InteractiveApp): () => void {
 	const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-	const print = (...args: unknown[]) => repl.print(format(...args).split("\n"));
+	const print = (...args: unknown[]) => app.block(format(...args).split("\n"));
 	Object.assign(console, { log: print, info: print, warn: print, error: print, debug: print });
 	return () => Object.assign(console, saved);
 }
@@ -63,71 +60,59 @@ function redirectConsole(repl: Repl): () => void {
 export async function runInteractiveMode(options: InteractiveModeOptions): Promise<number> {
 	const cwd = resolve(options.session.cwd ?? process.cwd());
 	const extensions = options.session.extensions?.loaded?.extensions ?? [];
-	const issues = options.issues ?? [];
-	const terminal = new Terminal();
-	const repl = new Repl({ terminal, cwd, expanded: options.verbose ?? false, startupIssues: issues, extensions });
-
-	// The list comes first; what session_start handlers print waits until it is out.
-	terminal.hold();
-	const { session, host, registry, warnings, resources } = await createAgentSession({
-		...options.session,
+	const app = new InteractiveApp({
 		cwd,
-		mode: "tui",
-		ui: createInteractiveUI(repl),
-		hasUI: true,
-		allowNoModel: true,
-		onExtensionError: (report) => reportExtensionError(repl, report),
-		onShutdown: () => repl.requestShutdown(),
+		expanded: options.verbose ?? false,
+		startupIssues: options.issues ?? [],
+		extensions,
+		quiet: !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false),
 	});
-	repl.host = host;
-	mark("create session");
-	const quiet = !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false);
-	terminal.release(startupLines({ extensions, issues: startupIssues(extensions, issues, builtinNames), resources, expanded: repl.expanded, quiet }));
-	session.session.setWriteErrorHandler((error) => repl.warn(error.message));
-	// Without a model it still starts; the warning says how to configure one.
-	const [noModel, ...howTo] = noModelMessage(registry).split("\n");
-	for (const w of warnings) {
-		repl.warn(w);
-		if (!session.model && w === noModel) terminal.print(howTo.map((l) => pc.dim(` ${l}`)));
-	}
-	if (!session.model && !warnings.includes(noModel!)) terminal.print([pc.dim(" Pick a model with /model.")]);
-	session.subscribe((event) => repl.renderer.handle(event));
-
-	const keymap = new Keymap(repl);
-	const restoreConsole = redirectConsole(repl);
-	// Raw mode turns ctrl+c into a key; these come from outside. Each leaves the terminal as it was.
-	const onInt = () => void repl.exit(130);
-	const onTerm = () => void repl.exit(143);
-	// A closed terminal: say goodbye to extensions, write nothing more.
-	const onHup = () => {
-		terminal.hangUp();
-		void repl.exit(129);
-	};
-	const onEnd = () => {
-		terminal.hangUp();
-		void repl.exit(0);
-	};
-	process.on("SIGINT", onInt);
-	process.on("SIGTERM", onTerm);
-	process.on("SIGHUP", onHup);
-	process.stdin.on("end", onEnd);
-	terminal.start((data) => keymap.handle(data));
-	terminal.redraw();
-	mark("interactive ready");
-
-	const [first, ...rest] = options.prompts ?? [];
-	void (async () => {
-		if (options.resume) await repl.submit("/resume");
-		if (first) await repl.submit(first, "steer", options.images);
-		for (const p of rest) await repl.submit(p);
-	})();
+	mark("create app");
+	const restoreConsole = captureConsole(app);
+	const guard = guardTerminal(app);
 	try {
-		return await repl.done;
-	} finally {
+		const { session } = await createAgentSession({
+			...options.session,
+			cwd,
+			mode: "tui",
+			ui: createUiContext(app, app.ui),
+			hasUI: true,
+			allowNoModel: true,
+			onExtensionError: (report) => reportExtensionError(app, report),
+			onShutdown: () => app.requestShutdown(),
+			onSessionCreated: (s, { host, warnings, resources, registry }) => {
+				app.host = host;
+				app.resources = resources;
+				// A resumed session shows where it was; the warnings come after it.
+				if (s.messages.length > 0) app.showSession();
+				const [noModel, ...howTo] = noModelMessage(registry).split("\n");
+				for (const w of warnings) app.conversation.notice(w === noModel && !s.model ? [w, ...howTo].join("\n") : w, "warning");
+				if (!s.model && !warnings.includes(noModel!)) app.info("Pick a model with /model.");
+				app.start();
+				mark("interactive ready");
+			},
+		});
+		session.session.setWriteErrorHandler((error) => app.warn(error.message));
+		session.subscribe((event) => app.conversation.handle(event));
+		app.refreshFooter();
+
+		const [first, ...rest] = options.prompts ?? [];
+		void (async () => {
+			if (options.resume) await app.submit("/resume");
+			if (first) await app.submit(first, false, options.images);
+			for (const p of rest) await app.submit(p);
+		})();
+		const code = await app.done;
+		guard.release();
 		restoreConsole();
-		process.off("SIGINT", onInt);
-		process.off("SIGTERM", onTerm);
-		process.off("SIGHUP", onHup);
-		process.stdin.off("end", onEnd);
+		const sm = session.session;
+		const file = sm.getSessionFile();
+		if (file && existsSync(file)) writeStdout(`\nTo resume this session: ${APP_NAME} --session ${sm.getSessionId()}\n`);
+		return code;
+	} catch (error) {
+		guard.release();
+		restoreConsole();
+		await app.exit(1);
+		throw error;
 	}
 }

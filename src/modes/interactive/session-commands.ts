@@ -1,11 +1,14 @@
 // Built-ins that move between sessions or along the session tree: /new, /resume, /fork, /tree.
-// Extensions may cancel each (session_before_*); after a move the conversation is reprinted.
-import pc from "picocolors";
+// Extensions may cancel each (session_before_*); after a move the transcript shows the
+// conversation the session now holds.
 import { SessionManager } from "../../core/session/session-manager.ts";
 import type { SessionEntry, SessionTreeNode } from "../../core/session/session-entries.ts";
+import type { InteractiveApp } from "./app.ts";
 import type { BuiltinCommand } from "./commands.ts";
-import type { Repl } from "./repl.ts";
-import { contentText } from "./renderer.ts";
+import { pickDialog } from "./dialogs.ts";
+import { contentText } from "./transcript/custom-message.ts";
+
+type Repl = InteractiveApp;
 
 function hostOf(repl: Repl) {
 	if (!repl.host) throw new Error("The session is not ready yet.");
@@ -25,13 +28,9 @@ function ago(date: Date): string {
 	return `${Math.round(s / 86_400)}d ago`;
 }
 
-/** Reprint the conversation the session now holds. */
+/** The transcript becomes the conversation the session now holds, under `title`. */
 function reprint(repl: Repl, title: string): void {
-	const messages = hostOf(repl).session.messages;
-	repl.renderer.batched(() => {
-		repl.info(title);
-		repl.renderer.replay(messages);
-	});
+	repl.showSession(title);
 }
 
 /** What a tree entry says in the picker; undefined for entries that are not worth a row. */
@@ -78,7 +77,8 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 		run: async (repl) => {
 			repl.resetExtensionUi();
 			const { cancelled } = await hostOf(repl).session.newSession();
-			repl.info(cancelled ? "New session cancelled by an extension." : "New session started.");
+			if (cancelled) repl.info("New session cancelled by an extension.");
+			else repl.showSession("New session started.");
 		},
 	},
 	{
@@ -92,9 +92,10 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				repl.info("No other sessions in this folder yet.");
 				return;
 			}
-			const path = await repl.dialogs.pick(
+			const path = await pickDialog(
+				repl,
 				"Resume a session",
-				sessions.map((s) => ({ value: s.path, label: preview(s.name ?? s.firstMessage, 60), hint: `${ago(s.modified)} · ${s.messageCount} messages` })),
+				sessions.map((s) => ({ value: s.path, label: preview(s.name ?? s.firstMessage, 60), description: `${ago(s.modified)} · ${s.messageCount} messages` })),
 			);
 			if (!path) return;
 			repl.resetExtensionUi();
@@ -113,7 +114,8 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				repl.info("Nothing to fork from yet: no messages in this session.");
 				return;
 			}
-			const entryId = await repl.dialogs.pick(
+			const entryId = await pickDialog(
+				repl,
 				"Fork from which message?",
 				messages.map((m) => ({ value: m.entryId, label: preview(m.text) })).reverse(),
 			);
@@ -124,9 +126,8 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				repl.info("Fork cancelled by an extension.");
 				return;
 			}
-			// The input first: the reprint draws the prompt with it in the same write.
-			if (result.text !== undefined) repl.editor.setText(result.text);
 			reprint(repl, "Forked into a new session. The message is back in the input: edit it and press Enter.");
+			if (result.text !== undefined) repl.editor.setText(result.text);
 		},
 	},
 	{
@@ -142,10 +143,11 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				repl.info("The session tree is empty.");
 				return;
 			}
-			const picked = await repl.dialogs.pick(
+			const picked = await pickDialog(
+				repl,
 				"Session tree: move to",
 				rows.map((r) => ({ value: r.id, label: r.label })),
-				current ?? undefined,
+				{ initial: current ?? undefined },
 			);
 			if (!picked || picked === current) return;
 			// Moving to a user message goes to just before it, with its text back in the input to edit.
@@ -157,8 +159,8 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				repl.info("Move cancelled by an extension.");
 				return;
 			}
+			reprint(repl, `Moved to ${rows.find((r) => r.id === picked)?.label.trim() ?? picked}`);
 			if (userText !== undefined && target !== picked) repl.editor.setText(userText);
-			reprint(repl, `Moved to ${pc.bold(rows.find((r) => r.id === picked)?.label.trim() ?? picked)}`);
 		},
 	},
 ];

@@ -1,9 +1,20 @@
-// Which key does what (reference §4.4): the REPL's own keys, and the shortcuts extensions register.
+// Which key does what (reference §4.4): the app's own keys, and the shortcuts extensions register.
 // A reserved key is refused; an editing key may be taken over; two extensions on one key: the later wins.
 import type { Extension, ExtensionShortcut } from "../../core/extensions/types.ts";
-import { normalizeKeyId } from "./keys.ts";
 
-/** Keys the REPL will not give up, by action. */
+const ALIASES: Record<string, string> = { esc: "escape", return: "enter", pageup: "pageUp", pagedown: "pageDown", del: "delete" };
+
+/** A KeyId as an extension wrote it (`Ctrl+Alt+P`, `alt+ctrl+p`, `esc`) in one form: `ctrl+alt+p`. */
+export function normalizeKeyId(id: string): string {
+	const parts = id.split("+").map((p) => p.trim());
+	const raw = parts.pop() ?? "";
+	const lower = raw.toLowerCase();
+	const name = ALIASES[lower] ?? lower;
+	const mods = new Set(parts.map((p) => p.toLowerCase()));
+	return [mods.has("ctrl") && "ctrl", mods.has("shift") && "shift", mods.has("alt") && "alt", mods.has("super") && "super", name].filter(Boolean).join("+");
+}
+
+/** Keys the app will not give up, by action. */
 export const RESERVED_KEYS: Record<string, string> = {
 	escape: "app.interrupt",
 	"ctrl+c": "app.clear",

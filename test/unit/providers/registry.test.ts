@@ -81,7 +81,7 @@ describe("auth.json and --api-key", () => {
 		const error = errorOf(() => registry(world));
 		expect(error).toBeInstanceOf(ConfigFileError);
 		expect(error.message).toBe(`${path}:3:1: invalid JSON: a trailing comma before "}" (remove it)`);
-		expect(error.hints[0]).toStartWith("Fix the file and run again; it was not changed. Expected shape: {");
+		expect(error.hints[0]).toStartWith("Fix the file and run again (it was not changed), or move it aside to start without it. Expected shape: {");
 		expect(readFileSync(path, "utf8")).toBe(text);
 	});
 

@@ -1,0 +1,410 @@
+// The interactive app: the TUI and its regions, what Enter does (a built-in command, `!cmd`, or
+// host.submit → extension command, input event, prompt), Escape, ctrl+c, ctrl+o, and the orderly
+// way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
+import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
+import type { ExtensionHost } from "../../core/extensions/host.ts";
+import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
+import { endAllProcessGroups } from "../../core/process-groups.ts";
+import type { Extension } from "../../core/extensions/types.ts";
+import type { ImageContent } from "../../core/providers/types.ts";
+import { THINKING_LEVELS } from "../../core/providers/types.ts";
+import { AppAutocomplete } from "./autocomplete.ts";
+import { builtinCommand, builtinNames, commandEntries } from "./commands.ts";
+import type { DialogHost } from "./dialogs.ts";
+import { EditorBridge } from "./editor-bridge.ts";
+import { editExternally } from "./external-editor.ts";
+import { FooterData, FooterView, type FooterFigures } from "./footer.ts";
+import { HeaderView } from "./header.ts";
+import { createKeybindings, keyText } from "./keybindings.ts";
+import { Layout } from "./layout.ts";
+import { startupIssues, startupLines } from "./startup.ts";
+import type { StartupIssue } from "./startup-list.ts";
+import { currentTheme } from "./theme/styles.ts";
+import { LinesBlock } from "./transcript/block.ts";
+import { Conversation, Transcript } from "./transcript/conversation.ts";
+import type { ViewContext } from "./transcript/view-context.ts";
+import { UiBridge } from "./ui-bridge.ts";
+import { suspend } from "./terminal-guard.ts";
+import { WorkingIndicator } from "./working.ts";
+
+/** A second ctrl+c within this many ms of the first (on an empty input) exits. */
+const DOUBLE_PRESS_MS = 2000;
+
+export interface AppOptions {
+	cwd: string;
+	/** ctrl+o state at start (`--verbose`). */
+	expanded: boolean;
+	/** Issues found while starting (discovery warnings, duplicate commands). */
+	startupIssues: StartupIssue[];
+	/** The extensions loaded at start-up, until the host (which owns them from then on) is bound. */
+	extensions: Extension[];
+	/** `quietStartup`: only problems in the header. */
+	quiet: boolean;
+	/** Default: the process's terminal. */
+	terminal?: Terminal;
+}
+
+export class InteractiveApp implements ViewContext, DialogHost {
+	readonly tui: TUI;
+	readonly cwd: string;
+	readonly keybindings = createKeybindings();
+	readonly layout: Layout;
+	readonly conversation: Conversation;
+	readonly editor: EditorBridge;
+	readonly working: WorkingIndicator;
+	readonly footerData: FooterData;
+	readonly footer: FooterView;
+	/** The name and key hints; an extension's setHeader replaces only these. */
+	readonly header: HeaderView;
+	readonly sections: HeaderView;
+	readonly ui: UiBridge;
+	/** What extensions registered for drawing, over the extensions of the moment. */
+	readonly renderers = new ExtensionRenderers(() => this.extensions());
+	expanded: boolean;
+	hiddenThinkingLabel: string | undefined;
+	/** Bound once the session exists (the UI context is needed to create it). */
+	host: ExtensionHost | undefined;
+	/** The start-up list's resource sections need the session's resources. */
+	resources: Parameters<typeof startupLines>[0]["resources"];
+	private readonly options: AppOptions;
+	private lastCtrlC = 0;
+	/** A submission in flight (extension command, input event, run) and what was typed meanwhile. */
+	private busy: Promise<void> | undefined;
+	private waiting: { text: string; followUp: boolean }[] = [];
+	/** The running `!cmd`, to stop it with Escape. */
+	private bash: AbortController | undefined;
+	private exiting = false;
+	private finish!: (code: number) => void;
+	readonly done: Promise<number>;
+
+	constructor(options: AppOptions) {
+		this.options = options;
+		this.cwd = options.cwd;
+		this.expanded = options.expanded;
+		this.tui = new TuiMainScreen(options.terminal ?? new ProcessTerminal());
+		this.done = new Promise((resolve) => (this.finish = resolve));
+		const transcript = new Transcript();
+		transcript.atTop = () => this.layout.header.render(this.tui.terminal.columns).length + this.layout.sections.render(this.tui.terminal.columns).length === 0;
+		this.conversation = new Conversation(this, transcript, {
+			working: (on) => this.working.setWorking(on),
+			queued: (steering, followUp) => this.showQueued(steering, followUp),
+			usage: () => this.refreshFooter(),
+		});
+		this.editor = new EditorBridge({
+			tui: this.tui,
+			keybindings: this.keybindings,
+			slot: () => this.layout.editorSlot,
+			submit: (text, followUp) => void this.submit(text, followUp),
+			actions: this.actions(),
+			extensions: () => this.extensions(),
+			runShortcut: (shortcut) => {
+				if (!this.host) return;
+				const ctx = this.host.createContext();
+				void this.guard(async () => {
+					try {
+						await shortcut.handler(ctx);
+					} catch (error) {
+						this.error(`Shortcut handler error: ${error instanceof Error ? error.message : String(error)}`);
+					}
+				});
+			},
+		});
+		this.layout = new Layout(this.tui, transcript, this.editor.defaultEditor);
+		this.working = new WorkingIndicator(this.tui, this.layout.working);
+		this.footerData = new FooterData(this.cwd);
+		this.footer = new FooterView(this.footerData, () => this.footerFigures());
+		this.header = new HeaderView((expanded) => this.startupList(expanded).slice(0, this.headerLines), this.expanded);
+		this.sections = new HeaderView((expanded) => this.startupList(expanded).slice(this.headerLines), this.expanded, this.headerLines);
+		Layout.fill(this.layout.header, this.header);
+		Layout.fill(this.layout.sections, this.sections);
+		Layout.fill(this.layout.footer, this.footer);
+		this.ui = new UiBridge(this);
+		this.editor.setAutocompleteProvider(new AppAutocomplete(this.cwd, () => commandEntries(this)));
+	}
+
+	// ---- ViewContext -----------------------------------------------------------------------------
+
+	extensions(): Extension[] {
+		return this.host?.extensions ?? this.options.extensions;
+	}
+
+	tool(name: string): unknown {
+		return this.host?.session.getAllTools().find((t) => t.name === name);
+	}
+
+	// ---- DialogHost ------------------------------------------------------------------------------
+
+	open(component: Component): () => void {
+		return this.layout.editorSlot.open(component);
+	}
+
+	externalEditor(text: string): Promise<string | undefined> {
+		return editExternally(this.tui, text);
+	}
+
+	// ---- output ----------------------------------------------------------------------------------
+
+	info(message: string): void {
+		this.conversation.notice(message, "info");
+	}
+	warn(message: string): void {
+		this.conversation.notice(message, "warning");
+	}
+	error(message: string): void {
+		this.conversation.notice(message, "error");
+	}
+	/** Lines under a blank line, with the one-column margin unless `margin` is "" (start-up sections). */
+	block(lines: string[], margin?: string): void {
+		this.conversation.transcript.addChild(new LinesBlock(lines, margin));
+		this.tui.requestRender();
+	}
+	/** A thrown error as a red line; a run without a model says how to get one. */
+	errorOf(error: unknown): void {
+		const err = error instanceof Error ? error : new Error(String(error));
+		if (err.name === "NoModelError") this.error("No model selected. Pick one with /model (the warning at start-up says how to configure one).");
+		else this.error(err.message);
+	}
+
+	/** A one-off line above the editor ("Press ctrl+c again to exit"), gone with the next key. */
+	hint(text: string | undefined): void {
+		Layout.fill(this.layout.queued, text ? new Text(currentTheme().fg("dim", text), 1, 0) : undefined);
+		this.tui.requestRender();
+	}
+
+	private showQueued(steering: readonly string[], followUp: readonly string[]): void {
+		const theme = currentTheme();
+		const lines = [...steering.map((t) => `↳ steer: ${t}`), ...followUp.map((t) => `↳ follow-up: ${t}`)];
+		Layout.fill(this.layout.queued, lines.length > 0 ? new Text(theme.fg("dim", lines.join("\n")), 1, 0) : undefined);
+		this.tui.requestRender();
+	}
+
+	/** Statuses, widgets, factories belong to the extensions of the moment; a reload or new session starts clean. */
+	resetExtensionUi(): void {
+		this.ui.reset();
+	}
+
+	/** The transcript becomes the conversation the session holds now (resume, /tree, /fork, /new). */
+	showSession(title?: string): void {
+		this.conversation.clear();
+		if (title) this.info(title);
+		const sm = this.host?.session.session;
+		if (sm) this.conversation.replay(sm.getBranch());
+		this.refreshFooter();
+	}
+
+	// ---- header and footer -----------------------------------------------------------------------
+
+	/** How many of the start-up list's lines are the header (name and hints): none when quiet. */
+	private get headerLines(): number {
+		return this.options.quiet && !this.options.expanded ? 0 : 2;
+	}
+
+	private startupList(expanded: boolean): string[] {
+		const extensions = this.extensions();
+		return startupLines({
+			extensions,
+			issues: startupIssues(extensions, this.options.startupIssues, builtinNames),
+			resources: this.host?.resources ?? this.resources,
+			expanded,
+			quiet: this.options.quiet && !this.options.expanded,
+		});
+	}
+
+	/** The start-up sections in the current form (/reload, /extensions), without the header lines. */
+	startupSections(expanded: boolean): string[] {
+		const extensions = this.extensions();
+		return startupLines({ extensions, issues: startupIssues(extensions, this.options.startupIssues, builtinNames), resources: this.host?.resources, expanded }).slice(2);
+	}
+
+	private footerFigures(): FooterFigures {
+		const session = this.host?.session;
+		const stats = session?.getSessionStats();
+		const usage = session?.getContextUsage();
+		const model = session?.model;
+		return {
+			cwd: this.cwd,
+			sessionName: session?.session.getSessionName(),
+			model: model ? `${model.provider}/${model.id}` : undefined,
+			thinking: model?.reasoning ? session?.thinkingLevel : undefined,
+			tokens: stats?.tokens ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			cost: stats?.cost ?? 0,
+			context: usage ? { percent: usage.percent, window: usage.contextWindow } : undefined,
+		};
+	}
+
+	refreshFooter(): void {
+		this.footer.refresh();
+		this.footerData.refresh();
+		this.tui.requestRender();
+	}
+
+	// ---- keys ------------------------------------------------------------------------------------
+
+	private actions(): Record<string, () => void> {
+		return {
+			"app.interrupt": () => this.interrupt(),
+			"app.clear": () => this.clearOrExit(),
+			"app.exit": () => void this.exit(0),
+			"app.tools.expand": () => this.toggleExpanded(),
+			"app.suspend": () => suspend(this),
+			"app.thinking.cycle": () => this.cycleThinking(),
+			"app.model.select": () => void this.guard(() => builtinCommand("model")!.run(this, "")),
+			"app.editor.external": () =>
+				void this.guard(async () => {
+					const text = await this.externalEditor(this.editor.getText());
+					if (text !== undefined) this.editor.setText(text);
+				}),
+		};
+	}
+
+	private clearOrExit(): void {
+		if (this.editor.getText()) {
+			this.editor.setText("");
+			return;
+		}
+		if (Date.now() - this.lastCtrlC < DOUBLE_PRESS_MS) {
+			void this.exit(0);
+			return;
+		}
+		this.lastCtrlC = Date.now();
+		this.hint(`Press ${keyText("app.clear")} again to exit`);
+		setTimeout(() => {
+			if (Date.now() - this.lastCtrlC >= DOUBLE_PRESS_MS) this.hint(undefined);
+		}, DOUBLE_PRESS_MS).unref();
+	}
+
+	/** Escape: stop the run, or the `!cmd`. */
+	interrupt(): void {
+		if (this.host?.session.isStreaming) void this.host.session.abort();
+		else if (this.bash) this.bash.abort();
+	}
+
+	/** ctrl+o: the header, thinking, tool output and summaries all expand or collapse. */
+	toggleExpanded(): void {
+		this.setExpanded(!this.expanded);
+	}
+
+	setExpanded(expanded: boolean): void {
+		this.expanded = expanded;
+		this.header.setExpanded(expanded);
+		this.sections.setExpanded(expanded);
+		this.conversation.transcript.setExpanded(expanded);
+		this.tui.requestRender();
+	}
+
+	private cycleThinking(): void {
+		const host = this.host;
+		if (!host) return;
+		const current = THINKING_LEVELS.indexOf(host.session.thinkingLevel);
+		host.setThinkingLevel(THINKING_LEVELS[(current + 1) % THINKING_LEVELS.length]!);
+		const level = host.session.thinkingLevel;
+		this.hint(`Thinking level: ${level}${level === "off" && current === 0 ? " (this model does not think)" : ""}`);
+		this.refreshFooter();
+	}
+
+	// ---- input -----------------------------------------------------------------------------------
+
+	/** Run `fn`, showing a failure as a red line. */
+	async guard(fn: () => Promise<void> | void): Promise<void> {
+		try {
+			await fn();
+		} catch (error) {
+			this.errorOf(error);
+		}
+		this.refreshFooter();
+	}
+
+	async submit(text: string, followUp = false, images?: ImageContent[]): Promise<void> {
+		this.hint(undefined);
+		const trimmed = text.trim();
+		if (!trimmed) return;
+		if (trimmed.startsWith("!")) return this.runBash(trimmed);
+		if (trimmed.startsWith("/")) {
+			const space = trimmed.indexOf(" ");
+			const command = builtinCommand(space < 0 ? trimmed.slice(1) : trimmed.slice(1, space));
+			if (command) return this.guard(() => command.run(this, space < 0 ? "" : trimmed.slice(space + 1).trim()));
+		}
+		const host = this.host;
+		if (!host) return;
+		if (host.session.isStreaming) {
+			return this.guard(async () => {
+				const result = await host.submit(text, { source: "interactive", streamingBehavior: followUp ? "followUp" : "steer" });
+				if (result.kind === "error") this.error(result.message);
+			});
+		}
+		if (this.busy) {
+			this.waiting.push({ text, followUp });
+			return;
+		}
+		this.busy = this.guard(async () => {
+			const result = await host.submit(text, { source: "interactive", images });
+			if (result.kind === "error") this.error(result.message);
+		});
+		await this.busy;
+		this.busy = undefined;
+		if (!host.session.isStreaming) this.working.setWorking(false);
+		const next = this.waiting.shift();
+		if (next) await this.submit(next.text, next.followUp);
+	}
+
+	private async runBash(text: string): Promise<void> {
+		const host = this.host;
+		if (!host) return;
+		const exclude = text.startsWith("!!");
+		const command = text.slice(exclude ? 2 : 1).trim();
+		if (!command) return;
+		if (this.bash) return this.error("A command is already running; press Escape to stop it.");
+		const view = this.conversation.bash(command, exclude);
+		const controller = new AbortController();
+		this.bash = controller;
+		try {
+			const message = await host.runUserBash(command, { excludeFromContext: exclude, signal: controller.signal, onOutput: (output) => view.output(output) });
+			view.finish(message);
+		} catch (error) {
+			this.errorOf(error);
+		} finally {
+			this.bash = undefined;
+		}
+	}
+
+	// ---- start and the way out -------------------------------------------------------------------
+
+	start(): void {
+		this.tui.start();
+		this.layout.editorSlot.focus();
+		this.tui.requestRender();
+	}
+
+	/** ctx.shutdown(): leave once the current work is done. */
+	requestShutdown(): void {
+		void (async () => {
+			await this.busy;
+			await this.host?.session.waitForIdle();
+			await this.exit(0);
+		})();
+	}
+
+	async exit(code: number): Promise<void> {
+		if (this.exiting) return;
+		this.exiting = true;
+		// Commands still running (the bash tool, a `!cmd`) end with the agent.
+		endAllProcessGroups();
+		this.bash?.abort();
+		try {
+			if (this.host?.session.isStreaming) await this.host.session.abort();
+			await this.host?.shutdown();
+		} catch (error) {
+			this.errorOf(error);
+		} finally {
+			this.working.reset();
+			this.hint(undefined);
+			try {
+				this.tui.requestRender();
+				this.tui.renderNow?.();
+				this.tui.stop();
+			} finally {
+				this.finish(code);
+			}
+		}
+	}
+}

@@ -1,0 +1,73 @@
+// The theme in use, and the pi-tui component themes made from it: Markdown (with highlighted code),
+// select lists, settings lists, the editor. Extensions' getMarkdownTheme() & co. read the theme in
+// use when called; a theme change (tui2's setTheme) notifies listeners so the screen is redrawn.
+import type { EditorTheme, MarkdownTheme, SelectListTheme, SettingsListTheme } from "@earendil-works/pi-tui";
+import dark from "./dark.json" with { type: "json" };
+import { highlightCode } from "./highlight.ts";
+import { Theme, type ThemeJson } from "./theme.ts";
+
+let active: Theme | undefined;
+const listeners = new Set<() => void>();
+
+/** The built-in dark theme, in pi's theme JSON format. */
+export const DARK_THEME_JSON = dark as ThemeJson;
+
+export function currentTheme(): Theme {
+	return (active ??= new Theme(DARK_THEME_JSON));
+}
+
+/** Make `theme` the one everything draws with; listeners redraw. */
+export function setCurrentTheme(theme: Theme): void {
+	active = theme;
+	for (const listener of listeners) listener();
+}
+
+/** Called after each theme change; returns the unsubscribe. */
+export function onThemeChange(listener: () => void): () => void {
+	listeners.add(listener);
+	return () => void listeners.delete(listener);
+}
+
+export function getMarkdownTheme(theme: Theme = currentTheme()): MarkdownTheme {
+	return {
+		heading: (t) => theme.bold(theme.fg("mdHeading", t)),
+		link: (t) => theme.underline(theme.fg("mdLink", t)),
+		linkUrl: (t) => theme.fg("mdLinkUrl", t),
+		code: (t) => theme.fg("mdCode", t),
+		codeBlock: (t) => theme.fg("mdCodeBlock", t),
+		codeBlockBorder: (t) => theme.fg("mdCodeBlockBorder", t),
+		quote: (t) => theme.italic(theme.fg("mdQuote", t)),
+		quoteBorder: (t) => theme.fg("mdQuoteBorder", t),
+		hr: (t) => theme.fg("mdHr", t),
+		listBullet: (t) => theme.fg("mdListBullet", t),
+		bold: (t) => theme.bold(t),
+		italic: (t) => theme.italic(t),
+		strikethrough: (t) => theme.strikethrough(t),
+		underline: (t) => theme.underline(t),
+		highlightCode: (code, lang) => highlightCode(code, lang, theme),
+	};
+}
+
+export function getSelectListTheme(theme: Theme = currentTheme()): SelectListTheme {
+	return {
+		selectedPrefix: (t) => theme.fg("accent", t),
+		selectedText: (t) => theme.fg("accent", t),
+		description: (t) => theme.fg("muted", t),
+		scrollInfo: (t) => theme.fg("dim", t),
+		noMatch: (t) => theme.fg("warning", t),
+	};
+}
+
+export function getSettingsListTheme(theme: Theme = currentTheme()): SettingsListTheme {
+	return {
+		label: (t, selected) => (selected ? theme.fg("accent", t) : t),
+		value: (t, selected) => (selected ? theme.bold(theme.fg("accent", t)) : theme.fg("muted", t)),
+		description: (t) => theme.fg("dim", t),
+		cursor: theme.fg("accent", "→ "),
+		hint: (t) => theme.fg("dim", t),
+	};
+}
+
+export function getEditorTheme(theme: Theme = currentTheme()): EditorTheme {
+	return { borderColor: (t) => theme.fg("borderMuted", t), selectList: getSelectListTheme(theme) };
+}

@@ -1,0 +1,249 @@
+// ctx.ui in the TUI, through the compiled binary in tmux: dialogs with countdowns and prompt
+// events, status and widgets (lines and component factories), custom() inline and as an overlay,
+// header/footer factories, a replacement editor, message and entry renderers, console.log.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { TempWorld } from "../support/agent.ts";
+import { hasTmux, Terminal } from "../support/terminal.ts";
+
+const TIMEOUT = 30_000;
+
+describe.skipIf(!hasTmux)("interactive extension UI", () => {
+	test("select and confirm dialogs, countdown, status, widgets above and below, prompt events", async () => {
+		await using world = new TempWorld();
+		const log = join(world.root, "events.log");
+		const ext = world.write(
+			"ui-ext.ts",
+			`import { appendFileSync } from "node:fs";
+export default function (pi) {
+	const log = (line) => appendFileSync(${JSON.stringify(log)}, line + "\\n");
+	pi.on("ui_prompt_start", (e) => log("start " + e.method + " " + e.title));
+	pi.on("ui_prompt_end", (e) => log("end " + e.method + " " + e.cancelled));
+	pi.on("session_start", async (_e, ctx) => {
+		ctx.ui.setStatus("mode", "status: ready");
+		ctx.ui.setWidget("top", ["widget above"]);
+		ctx.ui.setWidget("bottom", ["widget below"], { placement: "belowEditor" });
+	});
+	pi.registerCommand("pick", {
+		description: "Pick a colour",
+		handler: async (_a, ctx) => {
+			const colour = await ctx.ui.select("Pick a colour", ["red", "green", "blue"]);
+			const sure = await ctx.ui.confirm("Really?", "Use " + colour + "?");
+			ctx.ui.notify("picked " + colour + ", sure: " + sure);
+		},
+	});
+	pi.registerCommand("hurry", {
+		description: "A dialog that times out",
+		handler: async (_a, ctx) => {
+			const answer = await ctx.ui.select("Pick fast", ["a", "b"], { timeout: 4000 });
+			ctx.ui.notify("timed out with " + answer, "error");
+		},
+	});
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		const start = await term.waitUntil("the widgets", (p) => p.below.startsWith(" widget below\n"));
+		expect(start.above).toEndWith(" widget above");
+		// Status texts go under the footer's figures.
+		expect(start.below).toEndWith("\nstatus: ready");
+		term.submit("/pick");
+		const pick = await term.waitUntil("the select dialog", (_p, screen) => screen.includes("Pick a colour") && screen.includes("  blue"));
+		expect(pick.editor).toContain(" Pick a colour\n\n→ red\n  green\n  blue");
+		term.keys("Down", "Enter");
+		const confirm = await term.waitUntil("the confirm dialog", (p) => p.editor.includes("Use green?"));
+		expect(confirm.editor).toContain(" Really?\n\n Use green?\n\n→ Yes\n  No");
+		term.keys("y");
+		await term.waitForAbove(" picked green, sure: true\n\n widget above");
+		term.submit("/hurry");
+		// The seconds left count down in the title.
+		await term.waitUntil("the countdown", (p) => /Pick fast \([123]s\)/.test(p.editor));
+		await term.waitForAbove(" Error: timed out with undefined\n\n widget above");
+		expect((await Bun.file(log).text()).split("\n")).toEqual([
+			"start select Pick a colour",
+			"end select false",
+			"start confirm Really?",
+			"end confirm false",
+			"start select Pick fast",
+			"end select true",
+			"",
+		]);
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("custom() as an overlay takes keys and resolves with done(); inline custom() takes the editor's place", async () => {
+		await using world = new TempWorld();
+		const ext = world.write(
+			"counter.ts",
+			`import { matchesKey, truncateToWidth } from "@mariozechner/pi-tui";
+class Counter {
+	constructor(theme, done, label) { this.theme = theme; this.done = done; this.label = label; this.n = 0; }
+	handleInput(data) {
+		if (data === "+") this.n++;
+		else if (matchesKey(data, "enter")) this.done(this.n);
+		else if (matchesKey(data, "escape")) this.done(undefined);
+	}
+	render(width) { return [truncateToWidth(this.theme.bold(this.label + ": " + this.n), width)]; }
+	invalidate() {}
+}
+export default function (pi) {
+	pi.registerCommand("count", {
+		description: "Count in an overlay",
+		handler: async (_a, ctx) => {
+			const n = await ctx.ui.custom((tui, theme, _kb, done) => new Counter(theme, done, "overlay count"), { overlay: true, overlayOptions: { anchor: "center", width: 30 } });
+			ctx.ui.notify("overlay gave " + n);
+		},
+	});
+	pi.registerCommand("inline", {
+		description: "Count in place of the editor",
+		handler: async (_a, ctx) => {
+			const n = await ctx.ui.custom((tui, theme, _kb, done) => new Counter(theme, done, "inline count"));
+			ctx.ui.notify("inline gave " + n + ", editor has: " + ctx.ui.getEditorText());
+		},
+	});
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		await term.ready();
+		term.submit("/count");
+		await term.waitUntil("the overlay", (_p, screen) => screen.includes("overlay count: 0"));
+		term.type("+++");
+		await term.waitUntil("three", (_p, screen) => screen.includes("overlay count: 3"));
+		term.keys("Enter");
+		const after = await term.waitForAbove(" overlay gave 3");
+		expect(term.screen()).not.toContain("overlay count");
+		expect(after.editor).toBe("");
+		term.type("draft");
+		term.keys("C-u");
+		term.submit("/inline");
+		await term.waitUntil("the inline component", (_p, screen) => screen.includes("\ninline count: 0\n/"));
+		term.type("++");
+		await term.waitUntil("two", (_p, screen) => screen.includes("inline count: 2"));
+		term.keys("Enter");
+		await term.waitForAbove(" inline gave 2, editor has:");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("setHeader and setFooter factories replace ours and undefined brings them back; a widget factory renders", async () => {
+		await using world = new TempWorld();
+		const ext = world.write(
+			"frame.ts",
+			`export default function (pi) {
+	let on = false;
+	pi.registerCommand("frame", {
+		description: "Swap header and footer",
+		handler: async (_a, ctx) => {
+			on = !on;
+			ctx.ui.setHeader(on ? (tui, theme) => ({ render: (w) => [theme.bold("MY HEADER")], invalidate() {} }) : undefined);
+			ctx.ui.setFooter(on ? (tui, theme, data) => ({ render: (w) => ["MY FOOTER branch=" + data.getGitBranch() + " status=" + data.getExtensionStatuses().get("s")], invalidate() {} }) : undefined);
+			ctx.ui.setStatus("s", "on");
+			ctx.ui.setWidget("w", on ? (tui, theme) => ({ render: (w) => ["widget width " + w], invalidate() {}, dispose() {} }) : undefined);
+		},
+	});
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext], { width: 100 });
+		await term.ready();
+		term.submit("/frame");
+		const on = await term.waitUntil("the custom frame", (p) => p.below === "MY FOOTER branch=null status=on");
+		expect(on.above).toStartWith("MY HEADER\n");
+		expect(on.above).not.toContain("agent v");
+		expect(on.above).toEndWith("\n widget width 100".trimStart().replace(/^/, ""));
+		term.submit("/frame");
+		const off = await term.waitUntil("our frame", (p) => p.above.startsWith(" agent v") && p.below.endsWith("\non"));
+		expect(off.above).not.toContain("widget width");
+		expect(off.above).not.toContain("MY HEADER");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("setEditorComponent: a custom editor replaces ours and keeps submit, history and completion", async () => {
+		await using world = new TempWorld();
+		const ext = world.write(
+			"shouty.ts",
+			`import { CustomEditor } from "@earendil-works/pi-coding-agent";
+class ShoutyEditor extends CustomEditor {
+	handleInput(data) {
+		// Lower-case letters go in upper case; everything else is the normal editor.
+		if (data.length === 1 && data >= "a" && data <= "z") return super.handleInput(data.toUpperCase());
+		super.handleInput(data);
+	}
+	render(width) { return ["SHOUTY EDITOR", ...super.render(width)]; }
+}
+export default function (pi) {
+	pi.registerCommand("shout", {
+		description: "Use the shouty editor",
+		handler: async (_a, ctx) => ctx.ui.setEditorComponent((tui, theme, keybindings) => new ShoutyEditor(tui, theme, keybindings)),
+	});
+	pi.registerCommand("echo", { description: "Echo", handler: async (args, ctx) => ctx.ui.notify("echo " + args) });
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		await term.ready();
+		term.submit("/shout");
+		await term.waitUntil("the shouty editor", (p) => p.above.endsWith("SHOUTY EDITOR"));
+		term.type("/ec");
+		// Completion still works in the new editor (and the menu is under it).
+		await term.waitForBelow("→ echo");
+		term.keys("Tab");
+		term.type("hi");
+		await term.waitForEditor("/echo HI");
+		term.keys("Enter");
+		await term.waitForAbove(" echo HI\n\nSHOUTY EDITOR");
+		// History: Up brings the last message back (the cursor at its start, as pi-tui's editor does).
+		term.keys("Up");
+		await term.waitForEditor("/echo HI");
+		term.keys("C-k", "C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("message and entry renderers draw; console.log joins the transcript; ctx.shutdown() exits", async () => {
+		await using world = new TempWorld();
+		const ext = world.write(
+			"messages.ts",
+			`import { Box, Text } from "@mariozechner/pi-tui";
+export default function (pi) {
+	pi.registerMessageRenderer("boxed", (message, { expanded }, theme) => {
+		const box = new Box(2, 0);
+		box.addChild(new Text(theme.bold("Status: ") + message.content + (expanded ? " (expanded)" : ""), 0, 0));
+		return box;
+	});
+	pi.registerMessageRenderer("broken", () => { throw new Error("renderer bug"); });
+	pi.registerEntryRenderer("card", (entry, { expanded }, theme) => new Text("[card] " + entry.data.title + (expanded ? " (all)" : ""), 0, 0));
+	pi.registerCommand("status", {
+		description: "Send custom messages",
+		handler: async () => {
+			pi.sendMessage({ customType: "boxed", content: "all good", display: true });
+			pi.sendMessage({ customType: "broken", content: "still readable", display: true });
+			pi.sendMessage({ customType: "plain", content: "no renderer", display: true });
+			pi.sendMessage({ customType: "hidden", content: "not shown", display: false });
+			pi.appendEntry("card", { title: "a card" });
+			pi.appendEntry("nobody-draws-this", { title: "invisible" });
+			console.log("printed by an extension");
+		},
+	});
+	pi.registerCommand("bye", { description: "Leave", handler: async (_a, ctx) => ctx.shutdown() });
+	pi.on("session_shutdown", (e) => console.log("shutdown: " + e.reason));
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext]);
+		await term.ready();
+		term.submit("/status");
+		const shown = await term.waitForAbove(" [card] a card");
+		expect(shown.above).toContain("\n\n   Status: all good\n\n [broken]\n still readable\n\n [plain]\n no renderer\n\n [card] a card");
+		// console.log went into the transcript (it ran before the messages were delivered).
+		expect(shown.above).toContain("\n\n printed by an extension\n\n");
+		expect(shown.above).not.toContain("not shown");
+		expect(shown.above).not.toContain("invisible");
+		term.keys("C-o");
+		await term.waitUntil("expanded renderers", (p) => p.above.includes("Status: all good (expanded)") && p.above.includes("[card] a card (all)"));
+		term.submit("/bye");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+});
