@@ -5,6 +5,7 @@
 import { bench as dispatch } from "./dispatch.ts";
 import { bench as extensions } from "./extensions.ts";
 import { bench as interactive } from "./interactive.ts";
+import { bench as mcp } from "./mcp.ts";
 import { type BenchEntry, runBenches } from "./lib.ts";
 import { bench as roundtrip } from "./roundtrip.ts";
 import { bench as sessions } from "./sessions.ts";
@@ -19,6 +20,7 @@ export const BENCHES: BenchEntry[] = [
 	{ bench: tools, runs: 15 },
 	{ bench: sessions, runs: 15 },
 	{ bench: interactive, runs: 21 },
+	{ bench: mcp, runs: 15 },
 	{ bench: dispatch, runs: 7, agent: false },
 ];
 

@@ -2,20 +2,28 @@
 // loop with the measuring). Prints its URL on the first stdout line and runs until killed.
 // Every request is answered from what it asks, so interleaved runs never share a script:
 //   last user message "tools:N" → a `bash` call `echo <k>` while fewer than N tool results came
-//   back, then the text "done N"; anything else → ANSWER.
+//   back, then the text "done N"; "tools:N:<tool>" → the same with calls of <tool> `{ message: "<k>" }`
+//   (an MCP echo tool, say); anything else → ANSWER. With MOCK_ARRIVALS set, the wall-clock time
+//   (ms, performance.timeOrigin-based) of every request's arrival is appended to that file.
 //   bun scripts/bench/mock-server.ts
+import { appendFileSync } from "node:fs";
 import { readMessages, startMockLlm, type RecordedRequest, type Turn } from "../../test/support/mock-llm.ts";
 import { ANSWER, toolsDoneText } from "./mock.ts";
 
+const arrivals = process.env.MOCK_ARRIVALS;
+
 function reply(request: RecordedRequest): Turn {
+	if (arrivals) appendFileSync(arrivals, `${performance.timeOrigin + performance.now()}\n`);
 	const messages = readMessages(request);
 	const prompt = messages.findLast((m) => m.role === "user")?.text ?? "";
-	const tools = /^tools:(\d+)$/.exec(prompt.trim());
+	const tools = /^tools:(\d+)(?::(\S+))?$/.exec(prompt.trim());
 	if (!tools) return { text: ANSWER };
 	const wanted = Number(tools[1]);
 	const done = messages.filter((m) => m.role === "toolResult").length;
 	if (done >= wanted) return { text: toolsDoneText(wanted) };
-	return { toolCalls: [{ id: `call_${done + 1}`, name: "bash", arguments: { command: `echo ${done + 1}` } }] };
+	const k = done + 1;
+	if (tools[2]) return { toolCalls: [{ id: `call_${k}`, name: tools[2], arguments: { message: String(k) } }] };
+	return { toolCalls: [{ id: `call_${k}`, name: "bash", arguments: { command: `echo ${k}` } }] };
 }
 
 const mock = await startMockLlm();

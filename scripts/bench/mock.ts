@@ -26,11 +26,12 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
 	throw new Error("the mock server exited before printing its URL");
 }
 
-export async function startMockServer(): Promise<MockServer> {
+/** `arrivalsFile`: the mock appends each request's arrival time (wall clock, ms) to it. */
+export async function startMockServer(options: { arrivalsFile?: string } = {}): Promise<MockServer> {
 	const server = Bun.spawn([process.execPath, new URL("./mock-server.ts", import.meta.url).pathname], {
 		stdout: "pipe",
 		stderr: "inherit",
-		env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
+		env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(options.arrivalsFile ? { MOCK_ARRIVALS: options.arrivalsFile } : {}) },
 	});
 	try {
 		const url = await firstLine(server.stdout);

@@ -59,6 +59,7 @@ function discoveryDetail(started: number, discovery: DiscoveryResult): void {
 function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult | undefined): StartupIssue[] {
 	const issues: StartupIssue[] = discovery.warnings.map((w) => ({ group: "path", path: w.path, message: w.message }));
 	const byPath = new Map(discovery.entries.map((e) => [e.path, e.group]));
+	for (const ext of loaded?.extensions ?? []) for (const w of ext.warnings) issues.push({ group: byPath.get(ext.path) ?? "path", path: ext.path, message: w.message });
 	const owners = new Map<string, string[]>();
 	for (const ext of loaded?.extensions ?? []) for (const name of ext.commands.keys()) owners.set(name, [...(owners.get(name) ?? []), ext.path]);
 	for (const [name, paths] of owners) {
@@ -121,8 +122,12 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	if (gated.length > 0) {
 		let prompted = false;
 		const answer = loaded
-			? await emitProjectTrust(loaded.extensions, { cwd, trusted: trust.state }, mode, (path, error) =>
-					writeStderr(`Extension error (${path}): ${error instanceof Error ? error.message : String(error)}\n`),
+			? await emitProjectTrust(
+					loaded.extensions,
+					{ cwd, trusted: trust.state },
+					mode,
+					(path, error) => writeStderr(`Extension error (${path}): ${error instanceof Error ? error.message : String(error)}\n`),
+					mode === "tui" ? { dialogs: (await import("./startup-ui.ts")).terminalStartupUI(), hasUI: true } : { dialogs: (await import("./startup-ui.ts")).headlessStartupUI(), hasUI: false },
 				)
 			: undefined;
 		if (answer) {

@@ -1,6 +1,6 @@
 // `agent list [--json]`: every resolved extension grouped project / user / path, its status and
-// what it registered, then skills and prompt templates with their conflicts. A report: exits 0
-// even when an extension fails, but shows why.
+// what it registered, then skills and prompt templates with their conflicts. Exits 1 when an
+// extension is in error (so CI can gate on it), after showing why.
 import { APP_NAME, tildify } from "../config.ts";
 import type { ExtensionEntry, ExtensionGroup } from "../core/extensions/discovery.ts";
 import type { Extension } from "../core/extensions/types.ts";
@@ -44,6 +44,8 @@ export interface ListedExtension {
 	shortcuts: string[];
 	providers: string[];
 	mcpServers: string[];
+	/** Present when the extension loaded with problems (an unknown event name). */
+	warnings?: string[];
 }
 
 const GROUPS: ExtensionGroup[] = ["project", "user", "path"];
@@ -58,10 +60,11 @@ function describe(entry: ExtensionEntry, status: ListedExtension["status"], ext?
 		tools: ext ? [...ext.tools.keys()] : [],
 		commands: ext ? [...ext.commands.keys()].map((c) => `/${c}`) : [],
 		flags: ext ? [...ext.flags.keys()].map((f) => `--${f}`) : [],
-		events: ext ? [...ext.handlers.entries()].filter(([, h]) => h.length > 0).map(([name]) => name) : [],
+		events: ext ? [...ext.handlers.entries()].filter(([name, h]) => h.length > 0 && !ext.warnings.some((w) => w.event === name)).map(([name]) => name) : [],
 		shortcuts: ext ? [...ext.shortcuts.keys()] : [],
 		providers: ext ? [...ext.providers] : [],
 		mcpServers: ext ? registered.filter((r) => r.extensionPath === ext.path).map((r) => r.name) : [],
+		...(ext && ext.warnings.length > 0 ? { warnings: ext.warnings.map((w) => w.message) } : {}),
 	};
 }
 
@@ -240,6 +243,7 @@ export function formatExtensionList(listed: ListedExtension[]): string {
 				["mcp servers", item.mcpServers],
 			];
 			for (const [label, values] of parts) if (values.length > 0) lines.push(`    ${label}: ${values.join(", ")}`);
+			for (const w of item.warnings ?? []) lines.push(`    warning: ${w}`);
 		}
 	}
 	if (listed.some((l) => l.status === "skipped (untrusted)")) {
@@ -258,5 +262,6 @@ export async function runListCommand(args: Args, json: boolean): Promise<number>
 		const more = [formatPackageList(packages), formatResourceList(resources), formatMcpList(mcpServers)].filter(Boolean);
 		writeStdout(formatExtensionList(listed) + more.map((m) => `\n${m}`).join(""));
 	}
-	return 0;
+	// CI gates on this: an extension that does not load fails the listing.
+	return listed.some((l) => l.status === "error") ? 1 : 0;
 }

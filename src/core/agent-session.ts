@@ -127,7 +127,7 @@ export class AgentSession {
 	private activeToolNames: string[];
 	private promptOptions: AgentSessionOptions["systemPrompt"];
 	hooks: AgentLoopHooks;
-	private toolContext: () => unknown;
+	private toolContext: (toolCallId?: string) => unknown;
 	private readonly listeners = new Set<(event: AgentSessionEvent) => void | Promise<void>>();
 	private steering: AgentMessage[] = [];
 	private followUps: AgentMessage[] = [];
@@ -226,10 +226,19 @@ export class AgentSession {
 		for (const listener of this.listeners) await listener(event);
 	}
 
+	/** The session entry each saved message went into (turn_end's messageEntryId, toolResultEntryIds). */
+	private readonly entryIds = new WeakMap<object, string>();
+
+	entryIdOf(message: AgentMessage): string | undefined {
+		return this.entryIds.get(message);
+	}
+
 	/** Custom messages are `custom_message` entries (reference §8); the rest are `message` entries. */
 	private persist(message: AgentMessage): void {
-		if (message.role === "custom") this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
-		else if (message.role !== "branchSummary" && message.role !== "compactionSummary" && message.role !== "system") this._session.appendMessage(message as AppendableMessage);
+		let id: string | undefined;
+		if (message.role === "custom") id = this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+		else if (message.role !== "branchSummary" && message.role !== "compactionSummary" && message.role !== "system") id = this._session.appendMessage(message as AppendableMessage);
+		if (id) this.entryIds.set(message, id);
 	}
 
 	/** Add a message without a model call (an extension's sendMessage while idle): shown, saved, in context. */
@@ -300,28 +309,50 @@ export class AgentSession {
 		if (activate && !this.activeToolNames.includes(tool.name)) this.activeToolNames.push(tool.name);
 	}
 
-	/** What every tool's execute receives as its last argument (the extension tool context). */
-	setToolContextFactory(factory: () => unknown): void {
+	/** What every tool's execute receives as its last argument (the extension tool context); `toolCallId` names the call. */
+	setToolContextFactory(factory: (toolCallId?: string) => unknown): void {
 		this.toolContext = factory;
 	}
 	private activeTools(): AgentTool<any, any, any>[] {
 		return this.activeToolNames.map((n) => this.allTools.get(n)!).filter(Boolean);
 	}
 
+	/** What the prompt is built from now: the session's options, the active tools, and this run's changes (before_agent_start). */
 	systemPromptOptions(): BuildSystemPromptOptions {
 		const tools = this.activeTools();
 		const toolSnippets: Record<string, string> = {};
-		const promptGuidelines: string[] = [];
+		const toolGuidelines: Record<string, string[]> = {};
 		for (const t of tools) {
 			if (t.promptSnippet) toolSnippets[t.name] = t.promptSnippet;
-			if (t.promptGuidelines) promptGuidelines.push(...t.promptGuidelines);
+			if (t.promptGuidelines) toolGuidelines[t.name] = [...t.promptGuidelines];
 		}
-		return { ...this.promptOptions, selectedTools: tools.map((t) => t.name), toolSnippets, promptGuidelines };
+		const run = this.runPromptOptions;
+		return {
+			...this.promptOptions,
+			...run,
+			selectedTools: tools.map((t) => t.name),
+			toolSnippets: { ...toolSnippets, ...run?.toolSnippets },
+			toolGuidelines: { ...toolGuidelines, ...run?.toolGuidelines },
+			promptGuidelines: run?.promptGuidelines ?? [],
+		};
 	}
 
 	/** The system prompt the next request will use. */
 	getSystemPrompt(): string {
 		return this.systemPromptOverride ?? buildSystemPrompt(this.systemPromptOptions());
+	}
+
+	/** This run's changes to the prompt options (before_agent_start handlers'); cleared when the run ends. */
+	private runPromptOptions: Partial<BuildSystemPromptOptions> | undefined;
+
+	/** Keep before_agent_start's changes to the prompt options (not the tool selection) for the current run. */
+	setRunPromptOptions(options: Partial<BuildSystemPromptOptions> | undefined): void {
+		if (!options) {
+			this.runPromptOptions = undefined;
+			return;
+		}
+		const { selectedTools: _selected, cwd: _cwd, ...rest } = options;
+		this.runPromptOptions = rest;
 	}
 
 	/** Change what the system prompt is built from (skills found by resources_discover, a reload). */
@@ -377,9 +408,12 @@ export class AgentSession {
 				model,
 				systemPrompt,
 				tools,
+				hiddenTools: this.runPromptOptions?.hiddenTools,
+				current: () => ({ systemPrompt: this.getSystemPrompt(), tools: this.activeTools(), hiddenTools: this.runPromptOptions?.hiddenTools }),
 				announce: announce ? [announce] : undefined,
 				stream: (m, c, o) => this.models.stream(m, c, o),
 				toolContext: this.toolContext(),
+				toolContextFor: (toolCallId) => this.toolContext(toolCallId),
 				signal,
 				emit: (e) => this.emit(e),
 				hooks: {
@@ -412,6 +446,7 @@ export class AgentSession {
 			this.running = undefined;
 			this.abortController = undefined;
 			this.systemPromptOverride = undefined;
+			this.runPromptOptions = undefined;
 			this.flushPendingBash();
 		}
 	}

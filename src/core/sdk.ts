@@ -365,6 +365,8 @@ async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; 
 			session: run.session,
 			loadConfig: () => loadMcpConfig({ cwd: run.cwd, projectTrusted: run.projectTrusted }),
 			toolFilter: mcpToolFilter(options.tools, options.noTools),
+			// A person or a program may take a while to send the first prompt: connect once the session idles.
+			idleConnectMs: options.mode === "tui" || options.mode === "rpc" ? 50 : undefined,
 			onNotice: options.onMcpNotice ?? ((message) => process.stderr.write(`Warning: ${message}\n`)),
 		});
 		manager.start();
@@ -375,7 +377,9 @@ async function startMcp(options: CreateAgentSessionOptions, run: { cwd: string; 
 		mark("mcp");
 		return manager;
 	}
-	return run.extensionsLoaded ? new DeferredMcp(create, configured, run.session) : undefined;
+	// Extensions may register servers; an interactive or rpc session may get a mcp.json before a /reload.
+	const later = run.extensionsLoaded || options.mode === "tui" || options.mode === "rpc";
+	return later ? new DeferredMcp(create, configured, run.session) : undefined;
 }
 
 /** Stands in for the manager until a server is registered (or mcp.json appears before a /reload). */

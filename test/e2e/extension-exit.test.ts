@@ -62,9 +62,14 @@ describe("process.exit after loading", () => {
 		expect(readFileSync(log, "utf8")).toBe("shutdown quit\n");
 		expect(existsSync(join(world.cwd, "ran"))).toBe(false);
 		expect(world.mock.requests).toHaveLength(1);
-		// Flushed: the session file holds the run up to the stop.
+		// Flushed: the session file holds the run up to the stop, which ends with an aborted request (as pi's runs do).
 		const lines = readFileSync(world.onlySessionFile(), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-		expect(lines.filter((l) => l.type === "message").map((l) => l.message.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(lines.filter((l) => l.type === "message").map((l) => `${l.message.role}${l.message.stopReason ? `:${l.message.stopReason}` : ""}`)).toEqual([
+			"user",
+			"assistant:toolUse",
+			"toolResult",
+			"assistant:aborted",
+		]);
 	});
 
 	test("in session_shutdown after a finished run: the answer is printed and the asked code is the exit code", async () => {

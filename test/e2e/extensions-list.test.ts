@@ -23,7 +23,7 @@ function world3(): TempWorld {
 }
 
 describe("agent list", () => {
-	test("grouped project / user / path with status and registrations; exit 0 even with an error", async () => {
+	test("grouped project / user / path with status and registrations; exit 1 when one is in error (CI gates on it)", async () => {
 		await using world = world3();
 		const r = await world.run(["list", "-e", "./bad.ts"]);
 		expect(r).toEqual({
@@ -41,8 +41,13 @@ path
 Project extensions are skipped until you trust the folder: "agent trust" (or --approve for one run).
 `,
 			stderr: "",
-			code: 0,
+			code: 1,
 		});
+		const json = await world.run(["list", "--json", "-e", "./bad.ts"]);
+		expect(json.code).toBe(1);
+		expect(JSON.parse(json.stdout).extensions.map((e: { status: string }) => e.status)).toEqual(["skipped (untrusted)", "loaded", "error"]);
+		// Nothing in error: exit 0.
+		expect((await world.run(["list"])).code).toBe(0);
 	});
 
 	test("--json for machines; -a loads the project ones; what factories print goes to stderr", async () => {

@@ -247,3 +247,45 @@ export default function (pi) {
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 });
+
+describe.skipIf(!hasTmux)("interactive extension UI: input and the working line", () => {
+	test("onTerminalInput sees keys first and may take them; pasteToEditor, setEditorText; working message and hidden-thinking label", async () => {
+		const { mockWorld, MODEL } = await import("../support/world.ts");
+		await using world = await mockWorld();
+		let release!: () => void;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		world.mock.script(async () => {
+			await released;
+			return { thinking: "secret plan", text: "Done thinking." };
+		});
+		const ext = world.write(
+			"input.ts",
+			`export default function (pi) {
+	pi.on("session_start", (_e, ctx) => {
+		// F2 is ours: it never reaches the editor.
+		ctx.ui.onTerminalInput((data) => (data === "\\x1bOQ" ? (ctx.ui.setEditorText("set by F2"), true) : undefined));
+		ctx.ui.setHiddenThinkingLabel("Pondering");
+	});
+	pi.registerCommand("paste", { description: "Paste", handler: async (_a, ctx) => ctx.ui.pasteToEditor("pasted\\ntwo lines") });
+	pi.on("agent_start", (_e, ctx) => ctx.ui.setWorkingMessage("Crunching numbers"));
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext, "--model", MODEL.openai]);
+		await term.ready();
+		term.keys("F2");
+		await term.waitForEditor("set by F2");
+		term.keys("C-u");
+		term.submit("/paste");
+		await term.waitForEditor("pasted\ntwo lines");
+		term.keys("C-u", "BSpace", "C-u");
+		term.submit("think");
+		await term.waitUntil("the working message", (p) => p.above.endsWith("Crunching numbers (escape to interrupt)"));
+		release();
+		const done = await term.waitForAbove(" Done thinking.");
+		expect(done.above).toContain(" ∴ Pondering (1 line, ctrl+o to expand)");
+		expect(done.above).not.toContain("secret plan");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+});

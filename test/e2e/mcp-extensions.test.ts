@@ -22,6 +22,7 @@ describe("pi.registerMcpServer", () => {
 	pi.registerMcpServer("ext", ${SERVER});
 	pi.on("session_start", () => log({ atStart: pi.getMcpServers().map((s) => [s.name, s.extensionPath]) }));
 	pi.on("mcp_servers_change", (event) => log({ change: event.servers.map((s) => s.name) }));
+	pi.on("tool_call", (event) => { if (event.toolName === "mcp__ext__echo") log({ source: pi.getAllTools().find((t) => t.name === event.toolName)?.sourceInfo }); });
 	pi.registerCommand("add-later", { handler: async () => pi.registerMcpServer("later", ${SERVER}) });
 	pi.registerCommand("drop", { handler: async () => pi.unregisterMcpServer("later") });
 }
@@ -38,7 +39,7 @@ describe("pi.registerMcpServer", () => {
 		const r = await runWith(world, [ext], ["use ext", "/add-later", "use later", "/drop", "again"], { mode: "print", args: [] });
 		expect(r.stderr).toBe("");
 		expect(r.stdout).toBe("three\n");
-		expect(r.log).toEqual([{ atStart: [["ext", "./servers.ts"]] }, { change: ["ext", "later"] }, { change: ["ext"] }]);
+		expect(r.log).toEqual([{ atStart: [["ext", "./servers.ts"]] }, { source: { source: "builtin", path: "builtin:mcp" } }, { change: ["ext", "later"] }, { change: ["ext"] }]);
 		expect(readMessages(world.mock.requests[1]!).find((m) => m.role === "toolResult")?.text).toBe("Echo: from ext");
 		expect(readMessages(world.mock.requests[3]!).filter((m) => m.role === "toolResult").at(-1)?.text).toBe("The sum of 1 and 2 is 3.");
 		// After pi.unregisterMcpServer the server's tools are gone.

@@ -112,6 +112,20 @@ describe("MCP tools over stdio", () => {
 		expect(existsSync(join(world.cwd, "x.txt"))).toBe(false);
 	});
 
+	test("progress notifications restart the timeout: a call longer than the timeout that reports progress completes", async () => {
+		await using world = await mockWorld();
+		// Progress every 250 ms; the call takes 4.5 s against a 3 s timeout.
+		world.write("home/.agent/mcp.json", mcpJson({ everything: everythingStdio({ timeout: 3 }) }));
+		world.mock.script({ toolCalls: [{ name: "mcp__everything__trigger_long_running_operation", arguments: { duration: 4.5, steps: 18 } }] }, { text: "waited" });
+		const r = await world.run(["--model", MODEL.openai, "--mode", "json", "-p", "long"]);
+		expect(r.code).toBe(0);
+		expect(toolResults(world.mock.requests[1]!)[0]!.text).toBe("Long running operation completed. Duration: 4.5 seconds, Steps: 18.");
+		const updates = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "tool_execution_update");
+		// Each progress notification is a tool_execution_update with the progress as its text.
+		expect(updates.length).toBeGreaterThan(0);
+		for (const u of updates) expect(u.partialResult.content[0].text).toMatch(/^\d+\/18$/);
+	});
+
 	test("--tools with mcp__ patterns keeps only matching MCP tools; without them MCP tools stay; -nt drops them", async () => {
 		await using world = await mockWorld();
 		world.write("home/.agent/mcp.json", mcpJson({ everything: everythingStdio() }));

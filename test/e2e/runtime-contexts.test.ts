@@ -190,7 +190,7 @@ describe("tool context", () => {
 			`import { Type } from "typebox";
 export default function (pi) {
 	pi.on("tool_call", (e) => {
-		log("tool_call", e.toolName, e.toolCallId.startsWith("nested_") ? "nested" : "top");
+		log("tool_call", e.toolName, e.toolCallId, e.parentToolCallId ?? "top");
 		if (e.toolName === "write") return { block: true, reason: "no writes from tools" };
 	});
 	pi.on("tool_result", (e) => { if (e.toolName === "read") return { content: [{ type: "text", text: "[checked] " + e.content[0].text }] }; });
@@ -215,15 +215,31 @@ export default function (pi) {
 		const r = await runWith(world, [ext], ["peek"], { args: ["--tools", "read,peek"] });
 		expect(r.stderr).toBe("");
 		expect(r.log).toEqual([
-			["tool_call", "peek", "top"],
+			["tool_call", "peek", "c1", "top"],
 			["tools", ["read", "peek"]],
-			["tool_call", "read", "nested"],
-			["tool_call", "read", "nested"],
-			["tool_call", "write", "nested"],
+			// pi's ids for calls a tool makes: <parent id>/<n>, with parentToolCallId on the events.
+			["tool_call", "read", "c1/1", "c1"],
+			["tool_call", "read", "c1/2", "c1"],
+			["tool_call", "write", "c1/3", "c1"],
 			["failures", ['[checked] Invalid arguments for tool "read":', "no writes from tools", 'Tool "nope" not found. Available tools: read, bash, edit, write, grep, find, ls, peek.']],
 		]);
 		expect(readMessages(world.mock.lastRequest()).at(-1)).toEqual({ role: "toolResult", text: "[checked] 1\talpha", toolCallId: "c1" });
-		const nestedStarts = r.events.filter((e) => e.type === "tool_execution_start").map((e) => e.toolName);
-		expect(nestedStarts).toEqual(["peek", "read", "read", "write", "nope"]);
+		const nestedStarts = r.events.filter((e) => e.type === "tool_execution_start").map((e) => [e.toolName, e.toolCallId, e.parentToolCallId]);
+		expect(nestedStarts).toEqual([
+			["peek", "c1", undefined],
+			["read", "c1/1", "c1"],
+			["read", "c1/2", "c1"],
+			["write", "c1/3", "c1"],
+			["nope", "c1/4", "c1"],
+		]);
+		const ends = r.events.filter((e) => e.type === "tool_execution_end");
+		// durationMs: how long execute() took, only for calls that ran (the refused write and the unknown tool did not).
+		expect(ends.map((e) => [e.toolCallId, typeof e.durationMs])).toEqual([
+			["c1/1", "number"],
+			["c1/2", "undefined"],
+			["c1/3", "undefined"],
+			["c1/4", "undefined"],
+			["c1", "number"],
+		]);
 	});
 });

@@ -54,7 +54,8 @@ export default function (pi) {
 		expect(of("resources_discover")).toEqual({ type: "resources_discover", cwd: world.cwd, reason: "startup" });
 		expect(of("input")).toEqual({ type: "input", text: "read a.txt", source: "interactive" });
 		const bas = of("before_agent_start");
-		expect(Object.keys(bas).sort()).toEqual(["prompt", "systemPrompt", "systemPromptOptions", "type"]);
+		expect(Object.keys(bas).sort()).toEqual(["messageType", "prompt", "systemPrompt", "systemPromptOptions", "type"]);
+		expect(bas.messageType).toBe("user");
 		expect(bas.prompt).toBe("read a.txt");
 		expect(bas.systemPrompt).toBe(readMessages(world.mock.requests[0]!)[0]!.text);
 		expect(bas.systemPromptOptions.selectedTools).toEqual(["read", "bash", "edit", "write"]);
@@ -86,14 +87,18 @@ export default function (pi) {
 		// durationMs: how long execute() took (pi 1.6).
 		expect(of("tool_execution_end")).toEqual({ type: "tool_execution_end", toolCallId: "call_1", toolName: "read", result: { content: [{ type: "text", text: "1\talpha" }], details: {} }, isError: false, durationMs: expect.any(Number) });
 		const turnEnd = of("turn_end");
-		expect(Object.keys(turnEnd).sort()).toEqual(["context", "continue", "entries", "message", "outcome", "toolResults", "turnIndex", "type"]);
+		expect(Object.keys(turnEnd).sort()).toEqual(["context", "continue", "entries", "message", "messageEntryId", "outcome", "toolResultEntryIds", "toolResults", "turnIndex", "type"]);
+		// The session entries the turn's messages were saved as.
+		const session = onlySession(world);
+		const idOf = (role: string) => session.find((e) => e.type === "message" && e.message.role === role)?.id;
+		expect([turnEnd.messageEntryId, turnEnd.toolResultEntryIds]).toEqual([idOf("assistant"), [idOf("toolResult")]]);
 		expect(turnEnd).toMatchObject({ turnIndex: 0, outcome: "completed", entries: [], continue: false, context: { canContinue: true } });
 		expect(turnEnd.toolResults.map((m: any) => m.toolCallId)).toEqual(["call_1"]);
 		expect(turnEnd.context.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult"]);
 		expect(of("turn_end", 1)).toMatchObject({ turnIndex: 1, toolResults: [], context: { canContinue: false } });
 		expect(of("agent_end").messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 		expect(of("agent_before_settle")).toMatchObject({ outcome: "completed", entries: [], continue: false, context: { canContinue: false } });
-		expect(of("agent_settled")).toEqual({ type: "agent_settled", outcome: "completed" });
+		expect(of("agent_settled")).toEqual({ type: "agent_settled", aborted: false, outcome: "completed" });
 		expect(of("session_shutdown")).toEqual({ type: "session_shutdown", reason: "quit" });
 	});
 

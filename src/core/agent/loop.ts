@@ -26,10 +26,18 @@ export type AgentEvent =
 	| { type: "message_start"; message: AgentMessage }
 	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
 	| { type: "message_end"; message: AgentMessage }
-	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
-	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult }
-	/** `durationMs`: how long the tool's execute() took (monotonic clock); absent when the tool did not run. */
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean; durationMs?: number }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown; parentToolCallId?: string }
+	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult; parentToolCallId?: string }
+	| {
+			type: "tool_execution_end";
+			toolCallId: string;
+			toolName: string;
+			result: AgentToolResult;
+			isError: boolean;
+			/** Milliseconds `execute()` took; absent when the tool did not run. */
+			durationMs?: number;
+			parentToolCallId?: string;
+	  }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
 
@@ -44,9 +52,22 @@ export interface ToolResultPatch {
 	details?: unknown;
 	isError?: boolean;
 	terminate?: boolean;
+	/** Present (possibly undefined) when the hooks decided the structured result: undefined drops it. */
+	structuredContent?: unknown;
 }
 
 export type TurnOutcome = "completed" | "aborted" | "error";
+
+/** A call as the tool hooks see it; `parentToolCallId` is set for a call another tool made (ctx.executeTool). */
+export interface ToolCallInfo {
+	toolCallId: string;
+	toolName: string;
+	input: Record<string, unknown>;
+	parentToolCallId?: string;
+}
+
+/** The result of a call that was approved but had not started when the run was aborted. */
+export const OPERATION_ABORTED = "Operation aborted";
 
 /** The seams through which the session (and so extensions) shape a run. All optional. */
 export interface AgentLoopHooks {
@@ -55,9 +76,9 @@ export interface AgentLoopHooks {
 	/** `context_with_system`: the provider-level context including the system prompt and tools. */
 	transformLlmContext?(context: Context): Promise<Context>;
 	/** `tool_call`: may mutate `input` in place; the first block wins. A throw blocks with its message. */
-	beforeToolCall?(call: { toolCallId: string; toolName: string; input: Record<string, unknown> }): Promise<ToolCallDecision | undefined>;
+	beforeToolCall?(call: ToolCallInfo): Promise<ToolCallDecision | undefined>;
 	/** `tool_result`: field-wise patch of the result. */
-	afterToolCall?(call: { toolCallId: string; toolName: string; input: Record<string, unknown> }, result: AgentToolResult, isError: boolean): Promise<ToolResultPatch | undefined>;
+	afterToolCall?(call: ToolCallInfo, result: AgentToolResult, isError: boolean): Promise<ToolResultPatch | undefined>;
 	/** `message_end`: may replace a finished message (same role). */
 	onMessageEnd?(message: AgentMessage): Promise<AgentMessage>;
 	/** Turn boundary: `continue: true` makes one more provider request even without tool calls. */
@@ -94,11 +115,29 @@ export interface AgentLoopConfig {
 	stream: StreamFunction;
 	/** Passed to every tool's execute as its last argument. */
 	toolContext: unknown;
+	/** A context for one call (its id becomes the parent of calls the tool makes); default `toolContext`. */
+	toolContextFor?: (toolCallId: string) => unknown;
+	/** Set for a call another tool made: reported on its events and to the tool hooks. */
+	parentToolCallId?: string;
 	hooks: AgentLoopHooks;
 	signal: AbortSignal;
 	emit(event: AgentEvent): Promise<void>;
 	/** System messages to announce at the start of the first turn (the prompt or tools changed); never added to `messages`. */
 	announce?: AgentMessage[];
+	/**
+	 * The prompt and tools as they are now, asked before each request and tool batch, so a tool that
+	 * changes the active tools (pi.setActiveTools) is seen by the very next request. Default: the fixed values above.
+	 */
+	current?: () => { systemPrompt: string; tools: AgentTool<any, any, any>[]; hiddenTools?: string[] };
+	/** Active tools the requests do not declare (reachable only through another tool). */
+	hiddenTools?: string[];
+}
+
+/** `config` with the prompt and tools of this moment. */
+function refreshed(config: AgentLoopConfig): AgentLoopConfig {
+	if (!config.current) return config;
+	const now = config.current();
+	return { ...config, systemPrompt: now.systemPrompt, tools: now.tools, hiddenTools: now.hiddenTools };
 }
 
 /**
@@ -134,17 +173,18 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 		for (const m of pending) await push(m);
 		pending = [];
 
-		const assistant = await requestAssistant(messages, added, config);
+		const assistant = await requestAssistant(messages, added, refreshed(config));
 		let outcome: TurnOutcome = assistant.stopReason === "error" ? "error" : assistant.stopReason === "aborted" ? "aborted" : "completed";
 		const toolCalls = outcome === "completed" ? assistant.content.filter((c): c is ToolCall => c.type === "toolCall") : [];
 		let toolResults: ToolResultMessage[] = [];
 		let terminate = false;
 		if (toolCalls.length > 0) {
-			const batch = await inPhase("tools", () => executeToolCalls(toolCalls, config, assistant.stopReason === "length"));
+			const batch = await inPhase("tools", () => executeToolCalls(toolCalls, refreshed(config), assistant.stopReason === "length"));
 			toolResults = batch.results;
 			terminate = batch.terminate;
 			for (const r of toolResults) await push(r);
-			if (signal.aborted) outcome = "aborted";
+			// Aborted during the tools: the next turn's request ends aborted at once, as pi's does,
+			// so the run's last message is an aborted assistant message.
 		}
 		const boundary = hooks.onTurnEnd ? await hooks.onTurnEnd({ turnIndex, message: assistant, toolResults, outcome }) : undefined;
 		await emit({ type: "turn_end", turnIndex, message: assistant, toolResults });
@@ -152,7 +192,7 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 		turnIndex++;
 		if (outcome !== "completed" || terminate) break;
 
-		pending = hooks.takeSteeringMessages?.() ?? [];
+		pending = signal.aborted ? [] : (hooks.takeSteeringMessages?.() ?? []);
 		if (toolCalls.length > 0 || pending.length > 0 || boundary?.continue) continue;
 		pending = hooks.takeFollowUpMessages?.() ?? [];
 		if (pending.length > 0) continue;
@@ -179,10 +219,11 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 	const buildContext = async (): Promise<Context> => {
 		let contextMessages = messages;
 		if (hooks.transformContext) contextMessages = await hooks.transformContext(structuredClone(messages));
+		const hidden = new Set(config.hiddenTools ?? []);
 		const context: Context = {
 			systemPrompt: config.systemPrompt,
 			messages: convertToLlm(contextMessages),
-			tools: config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+			tools: config.tools.filter((t) => !hidden.has(t.name)).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
 		};
 		return hooks.transformLlmContext ? hooks.transformLlmContext(context) : context;
 	};
@@ -288,23 +329,47 @@ interface BatchResult {
 	terminate: boolean;
 }
 
+type CallOutcome = { result: AgentToolResult; isError: boolean; terminate: boolean; durationMs?: number };
+
 /**
- * Run a batch of tool calls: in parallel unless any called tool asks for sequential execution.
+ * Run a batch of tool calls. In parallel, every call is prepared first, in order (arguments,
+ * `tool_call`), then the approved ones run together; with a sequential tool in the batch, each call
+ * is prepared and run before the next. Once the run is aborted (ctx.abort() in a `tool_call`
+ * handler, Escape), calls not yet prepared get no `tool_call` and nothing that has not started runs:
+ * each gets the result "Operation aborted".
  * `cutOff`: the response stopped at the output limit, so every call in it may be a prefix of what
  * the model meant; none runs (nor does a call whose arguments are not whole JSON).
  */
 async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig, cutOff: boolean): Promise<BatchResult> {
 	const byName = new Map(config.tools.map((t) => [t.name, t]));
 	const sequential = calls.some((c) => byName.get(c.name)?.executionMode === "sequential");
-	const outcomes: { result: AgentToolResult; isError: boolean; terminate: boolean; durationMs?: number }[] = new Array(calls.length);
-	const runOne = async (call: ToolCall, index: number) => {
+	const outcomes: CallOutcome[] = new Array(calls.length);
+	const prepare = async (call: ToolCall, index: number): Promise<PreparedCall | undefined> => {
+		if (config.signal.aborted) {
+			outcomes[index] = await endUnstarted(call, OPERATION_ABORTED, config);
+			return undefined;
+		}
 		const refusal = cutOff || call.argumentsError !== undefined ? incompleteCallRefusal(call, cutOff) : undefined;
-		outcomes[index] = refusal ? await refuseToolCall(call, refusal, config) : await executeToolCall(call, byName.get(call.name), config);
+		if (refusal) {
+			outcomes[index] = await endUnstarted(call, refusal, config);
+			return undefined;
+		}
+		const prepared = await prepareToolCall(call, byName.get(call.name), config);
+		if ("outcome" in prepared) {
+			outcomes[index] = prepared.outcome;
+			return undefined;
+		}
+		return prepared;
+	};
+	const run = async (prepared: PreparedCall | undefined, index: number) => {
+		if (prepared) outcomes[index] = await runPreparedCall(prepared, config);
 	};
 	if (sequential) {
-		for (let i = 0; i < calls.length; i++) await runOne(calls[i]!, i);
+		for (let i = 0; i < calls.length; i++) await run(await prepare(calls[i]!, i), i);
 	} else {
-		await Promise.all(calls.map((c, i) => runOne(c, i)));
+		const prepared: (PreparedCall | undefined)[] = [];
+		for (let i = 0; i < calls.length; i++) prepared.push(await prepare(calls[i]!, i));
+		await Promise.all(prepared.map((p, i) => run(p, i)));
 	}
 	const results: ToolResultMessage[] = calls.map((call, i) => ({
 		role: "toolResult",
@@ -327,11 +392,12 @@ export function incompleteCallRefusal(call: ToolCall, cutOff: boolean): string {
 	return [`Tool call "${call.name}" was not executed: ${reason}; ${next}`, ...received].join("\n");
 }
 
-/** Report a call as failed without running it or its hooks (there are no arguments to show them). */
-async function refuseToolCall(call: ToolCall, text: string, config: AgentLoopConfig): Promise<{ result: AgentToolResult; isError: boolean; terminate: boolean }> {
-	await config.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+/** Report a call as failed without running it or its hooks (incomplete arguments, an aborted run). */
+async function endUnstarted(call: ToolCall, text: string, config: AgentLoopConfig): Promise<CallOutcome> {
+	const parent = config.parentToolCallId ? { parentToolCallId: config.parentToolCallId } : {};
+	await config.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments, ...parent });
 	const result = textResult(text);
-	await config.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError: true });
+	await config.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError: true, ...parent });
 	return { result, isError: true, terminate: false };
 }
 
@@ -339,80 +405,102 @@ function textResult(text: string): AgentToolResult {
 	return { content: [{ type: "text", text }], details: undefined };
 }
 
-export async function executeToolCall(
-	call: ToolCall,
-	tool: AgentTool<any, any, any> | undefined,
-	config: AgentLoopConfig,
-): Promise<{ result: AgentToolResult; isError: boolean; terminate: boolean; durationMs?: number }> {
-	const { emit, hooks, signal } = config;
+/** A call that passed its checks and `tool_call`, waiting to run. */
+interface PreparedCall {
+	call: ToolCall;
+	tool: AgentTool<any, any, any>;
+	info: ToolCallInfo;
+	/** What the tool receives, validated. */
+	value: unknown;
+	/** As the model sent them, for tool_execution_update. */
+	input: Record<string, unknown>;
+	terminate: boolean;
+}
+
+/** Report the end of a call: `tool_result` may patch it (not when it never ran for an abort), then tool_execution_end. */
+async function finishCall(info: ToolCallInfo, outcome: CallOutcome, config: AgentLoopConfig, durationMs?: number): Promise<CallOutcome> {
+	let { result, isError, terminate } = outcome;
+	if (config.hooks.afterToolCall) {
+		const patch = await config.hooks.afterToolCall(info, result, isError);
+		if (patch) {
+			result = { ...result, ...(patch.content !== undefined ? { content: patch.content } : {}), ...(patch.details !== undefined ? { details: patch.details } : {}) };
+			if ("structuredContent" in patch) {
+				if (patch.structuredContent === undefined) delete result.structuredContent;
+				else result.structuredContent = patch.structuredContent;
+			}
+			if (patch.isError !== undefined) isError = patch.isError;
+			if (patch.terminate !== undefined) terminate = patch.terminate;
+		}
+	}
+	await config.emit({
+		type: "tool_execution_end",
+		toolCallId: info.toolCallId,
+		toolName: info.toolName,
+		result,
+		isError,
+		...(durationMs !== undefined ? { durationMs } : {}),
+		...(info.parentToolCallId ? { parentToolCallId: info.parentToolCallId } : {}),
+	});
+	return { result, isError, terminate, ...(durationMs !== undefined ? { durationMs } : {}) };
+}
+
+/** tool_execution_start, argument preparation, `tool_call` and validation; an outcome when the call ends here. */
+async function prepareToolCall(call: ToolCall, tool: AgentTool<any, any, any> | undefined, config: AgentLoopConfig): Promise<PreparedCall | { outcome: CallOutcome }> {
+	const { emit, hooks } = config;
 	// The same object is shown to tool_call handlers, which may change it in place.
 	const input: Record<string, unknown> = call.arguments && typeof call.arguments === "object" ? call.arguments : {};
-	await emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: input });
-	let result: AgentToolResult;
-	let isError = false;
-	let terminate = false;
-	// What tool_call / tool_result handlers see: the prepared arguments when prepareArguments gave an object.
-	let hookInput = input;
-	let durationMs: number | undefined;
-	const finish = async () => {
-		if (hooks.afterToolCall) {
-			const patch = await hooks.afterToolCall({ toolCallId: call.id, toolName: call.name, input: hookInput }, result, isError);
-			if (patch) {
-				result = { ...result, ...(patch.content !== undefined ? { content: patch.content } : {}), ...(patch.details !== undefined ? { details: patch.details } : {}) };
-				if (patch.isError !== undefined) isError = patch.isError;
-				if (patch.terminate !== undefined) terminate = patch.terminate;
-			}
-		}
-		await emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError, ...(durationMs !== undefined ? { durationMs } : {}) });
-		return { result, isError, terminate, durationMs };
-	};
-
-	if (!tool) {
-		result = textResult(`Tool "${call.name}" not found. Available tools: ${config.tools.map((t) => t.name).join(", ") || "none"}.`);
-		isError = true;
-		return finish();
-	}
+	const parent = config.parentToolCallId ? { parentToolCallId: config.parentToolCallId } : {};
+	await emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: input, ...parent });
+	const info: ToolCallInfo = { toolCallId: call.id, toolName: call.name, input, ...parent };
+	const fail = async (text: string, terminate = false) => ({ outcome: await finishCall(info, { result: textResult(text), isError: true, terminate }, config) });
+	if (!tool) return fail(`Tool "${call.name}" not found. Available tools: ${config.tools.map((t) => t.name).join(", ") || "none"}.`);
 	let args: unknown = input;
 	try {
 		if (tool.prepareArguments) args = tool.prepareArguments(args);
 	} catch (error) {
-		result = textResult(`Invalid arguments for tool "${call.name}": ${error instanceof Error ? error.message : String(error)}`);
-		isError = true;
-		return finish();
+		return fail(`Invalid arguments for tool "${call.name}": ${error instanceof Error ? error.message : String(error)}`);
 	}
 	// tool_call handlers get the very object the tool will be validated against and receive, so an
 	// in-place change reaches the tool (and is still validated).
-	if (args !== null && typeof args === "object" && !Array.isArray(args)) hookInput = args as Record<string, unknown>;
+	if (args !== null && typeof args === "object" && !Array.isArray(args)) info.input = args as Record<string, unknown>;
+	let terminate = false;
 	if (hooks.beforeToolCall) {
 		let decision: ToolCallDecision | undefined;
 		try {
-			decision = await hooks.beforeToolCall({ toolCallId: call.id, toolName: call.name, input: hookInput });
+			decision = await hooks.beforeToolCall(info);
 		} catch (error) {
 			decision = { block: true, reason: error instanceof Error ? error.message : `Extension failed, blocking execution: ${String(error)}` };
 		}
 		if (decision?.terminate) terminate = true;
-		if (decision?.block) {
-			result = textResult(decision.reason ?? `Tool call "${call.name}" was blocked.`);
-			isError = true;
-			return finish();
-		}
+		if (decision?.block) return fail(decision.reason ?? `Tool call "${call.name}" was blocked.`, terminate);
 	}
 	const valid = validateToolArguments(call.name, tool.parameters, args);
-	if (!valid.ok) {
-		result = textResult(valid.message);
-		isError = true;
-		return finish();
+	if (!valid.ok) return fail(valid.message, terminate);
+	return { call, tool, info, value: valid.value, input, terminate };
+}
+
+/** Run a prepared call (unless the run was aborted before it started) and report its end. */
+async function runPreparedCall(prepared: PreparedCall, config: AgentLoopConfig): Promise<CallOutcome> {
+	const { call, tool, info, input } = prepared;
+	if (config.signal.aborted) {
+		const result = textResult(OPERATION_ABORTED);
+		await config.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError: true, ...(info.parentToolCallId ? { parentToolCallId: info.parentToolCallId } : {}) });
+		return { result, isError: true, terminate: false };
 	}
+	const parent = info.parentToolCallId ? { parentToolCallId: info.parentToolCallId } : {};
+	let result: AgentToolResult;
+	let isError = false;
+	let terminate = prepared.terminate;
 	const started = performance.now();
 	try {
 		result = await tool.execute(
 			call.id,
-			valid.value,
-			signal,
+			prepared.value,
+			config.signal,
 			(partialResult: AgentToolResult) => {
-				void emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: input, partialResult });
+				void config.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: input, partialResult, ...parent });
 			},
-			config.toolContext,
+			config.toolContextFor ? config.toolContextFor(call.id) : config.toolContext,
 		);
 		if (result.isError) isError = true;
 		if (result.terminate) terminate = true;
@@ -420,6 +508,11 @@ export async function executeToolCall(
 		result = textResult(error instanceof Error ? error.message : String(error));
 		isError = true;
 	}
-	durationMs = Math.round(performance.now() - started);
-	return finish();
+	return finishCall(info, { result, isError, terminate }, config, Math.round(performance.now() - started));
+}
+
+/** One call start to end (a nested ctx.executeTool call): prepare, then run. */
+export async function executeToolCall(call: ToolCall, tool: AgentTool<any, any, any> | undefined, config: AgentLoopConfig): Promise<CallOutcome> {
+	const prepared = await prepareToolCall(call, tool, config);
+	return "outcome" in prepared ? prepared.outcome : runPreparedCall(prepared, config);
 }

@@ -1,5 +1,6 @@
 // Builds the system prompt from the active tools, their snippets and guidelines, context files,
-// skills and the user's --system-prompt / --append-system-prompt.
+// skills, the user's --system-prompt / --append-system-prompt and extensions' named sections.
+// before_agent_start handlers get the options in their normalized, mutable form (pi 1.6).
 import type { ContextFile } from "../resources/context-files.ts";
 
 export interface SkillSummary {
@@ -11,17 +12,48 @@ export interface SkillSummary {
 export interface BuildSystemPromptOptions {
 	/** Replaces the default opening (from --system-prompt). */
 	customPrompt?: string;
+	/** The exact, whole prompt (a before_agent_start handler's replacement). */
+	forceSystemPrompt?: string;
 	/** Names of the active tools, in order. */
 	selectedTools?: string[];
+	/** Active tools the request does not declare (reachable only through another tool); left out of the prompt too. */
+	hiddenTools?: string[];
 	/** One line per tool for "Available tools"; tools without a snippet are left out of that list. */
 	toolSnippets?: Record<string, string>;
-	/** Extra guideline bullets (from tools' promptGuidelines). */
+	/** Guideline bullets per tool (its promptGuidelines), used while the tool is selected. */
+	toolGuidelines?: Record<string, string[]>;
+	/** Extra guideline bullets. */
 	promptGuidelines?: string[];
-	/** Appended at the end (from --append-system-prompt). */
+	/** Appended after the guidelines (from --append-system-prompt). */
 	appendSystemPrompt?: string;
+	/** Extra sections by name, each rendered as `<name>\n…\n</name>` at the end. */
+	sections?: Record<string, string>;
 	cwd: string;
 	contextFiles?: ContextFile[];
 	skills?: SkillSummary[];
+}
+
+/** Every collection present and copied, so handlers can change them in place. */
+export type NormalizedSystemPromptOptions = BuildSystemPromptOptions &
+	Required<Pick<BuildSystemPromptOptions, "selectedTools" | "hiddenTools" | "toolSnippets" | "toolGuidelines" | "promptGuidelines" | "sections" | "contextFiles" | "skills">> & {
+		appendSystemPrompt: string;
+	};
+
+const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
+
+export function normalizeSystemPromptOptions(input: BuildSystemPromptOptions): NormalizedSystemPromptOptions {
+	return {
+		...input,
+		selectedTools: [...(input.selectedTools ?? [])],
+		hiddenTools: [...(input.hiddenTools ?? [])],
+		toolSnippets: { ...input.toolSnippets },
+		toolGuidelines: Object.fromEntries(Object.entries(input.toolGuidelines ?? {}).map(([name, lines]) => [name, [...lines]])),
+		promptGuidelines: [...(input.promptGuidelines ?? [])],
+		appendSystemPrompt: input.appendSystemPrompt ?? "",
+		sections: { ...input.sections },
+		contextFiles: (input.contextFiles ?? []).map((f) => ({ ...f })),
+		skills: (input.skills ?? []).map((s) => ({ ...s })),
+	};
 }
 
 const GENERAL_GUIDELINE = "Be concise. Show file paths clearly when referring to code.";
@@ -29,13 +61,17 @@ const GENERAL_GUIDELINE = "Be concise. Show file paths clearly when referring to
 const OPENING = `You are an expert coding assistant working inside a software project through a command-line agent. You help the user by reading files, running commands, editing code and writing new files.`;
 
 export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
+	if (options.forceSystemPrompt !== undefined) return options.forceSystemPrompt;
 	const parts: string[] = [options.customPrompt ?? OPENING];
-	const tools = options.selectedTools ?? [];
+	const hidden = new Set(options.hiddenTools ?? []);
+	const tools = (options.selectedTools ?? []).filter((t) => !hidden.has(t));
 	if (!options.customPrompt) {
 		const listed = tools.filter((t) => options.toolSnippets?.[t]).map((t) => `- ${t}: ${options.toolSnippets![t]}`);
 		if (listed.length > 0) parts.push(`Available tools:\n${listed.join("\n")}`);
-		// Tool-specific advice comes from each tool's promptGuidelines; a Set says each line once.
-		const guidelines = new Set([...(options.promptGuidelines ?? []), GENERAL_GUIDELINE]);
+		// Tool-specific advice comes from each selected tool's guidelines; a Set says each line once.
+		const guidelines = new Set(
+			[...tools.flatMap((t) => options.toolGuidelines?.[t] ?? []), ...(options.promptGuidelines ?? []), GENERAL_GUIDELINE].map((g) => g.trim()).filter(Boolean),
+		);
 		parts.push(`Guidelines:\n${[...guidelines].map((g) => `- ${g}`).join("\n")}`);
 	}
 	if (options.contextFiles && options.contextFiles.length > 0) {
@@ -50,5 +86,9 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
 	}
 	if (options.appendSystemPrompt) parts.push(options.appendSystemPrompt);
 	parts.push(`Current date: ${new Date().toISOString().slice(0, 10)}\nCurrent working directory: ${options.cwd}`);
+	for (const [name, content] of Object.entries(options.sections ?? {})) {
+		if (!SECTION_NAME.test(name)) throw new Error(`Invalid system prompt section name "${name}": use lowercase letters, digits, "_" and "-", starting with a letter`);
+		if (content) parts.push(`<${name}>\n${content}\n</${name}>`);
+	}
 	return parts.join("\n\n");
 }

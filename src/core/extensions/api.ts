@@ -140,6 +140,7 @@ export function createExtension(path: string, resolvedPath: string, sourceInfo: 
 		toolRenderers: [],
 		providers: [],
 		virtualModels: [],
+		warnings: [],
 	};
 }
 
@@ -152,6 +153,29 @@ export interface ExtensionLoad {
 }
 
 const EVENT_NAMES = new Set<string>(EXTENSION_EVENT_NAMES);
+
+/** Edit distance, for did-you-mean. */
+function distance(a: string, b: string): number {
+	let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const row = [i];
+		for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+		prev = row;
+	}
+	return prev[b.length]!;
+}
+
+/** `Unknown event "x" in pi.on() …`, with the nearest known name when one is close. */
+export function unknownEventMessage(event: string): string {
+	let best: string | undefined;
+	let bestDistance = Infinity;
+	for (const name of EXTENSION_EVENT_NAMES) {
+		const d = distance(event, name);
+		if (d < bestDistance) [best, bestDistance] = [name, d];
+	}
+	const hint = best && bestDistance <= Math.max(2, Math.floor(event.length / 3)) ? ` (did you mean "${best}"?)` : "";
+	return `Unknown event "${event}" in pi.on()${hint}: its handler never runs. This agent knows the events of pi 1.6.`;
+}
 
 /** Build the `pi` object for one extension. Registration writes into `extension`. */
 export function createExtensionAPI(extension: Extension, runtime: ExtensionRuntime, bus: EventBusController): ExtensionLoad {
@@ -179,8 +203,10 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 	const api: ExtensionAPI = {
 		on(event, handler) {
 			check();
-			if (!EVENT_NAMES.has(event)) throw new Error(`Unknown event "${event}" in pi.on(): expected one of ${EXTENSION_EVENT_NAMES.join(", ")}`);
 			if (typeof handler !== "function") throw new Error(`pi.on("${event}", handler): handler must be a function`);
+			// A name we do not know (a newer pi's event, a typo) is a warning, not a load failure:
+			// the handler is kept but never runs.
+			if (!EVENT_NAMES.has(event) && !extension.warnings.some((w) => w.event === event)) extension.warnings.push({ event, message: unknownEventMessage(String(event)) });
 			let list = extension.handlers.get(event);
 			if (!list) extension.handlers.set(event, (list = []));
 			const entry = handler as ExtensionHandler<any>;

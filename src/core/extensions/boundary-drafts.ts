@@ -22,6 +22,7 @@ export function createBoundarySink(session: AgentSession, runner: () => Extensio
 	return {
 		messages: () => session.messages,
 		hasQueuedMessages: () => session.hasPendingMessages(),
+		entryIdOf: (message) => session.entryIdOf(message) ?? "",
 
 		problem(draft) {
 			if (draft.kind === "context_edit" && !messageOfEntry(session, draft.entryId)) return `context_edit: no message entry with id ${draft.entryId} in this session`;

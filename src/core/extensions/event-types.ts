@@ -1,6 +1,7 @@
 // Every event an extension can subscribe to with `pi.on()`: its payload and what a handler may
 // return. Names are the snake_case vocabulary of SPEC §6; payloads follow the reference §2.2/§2.4.
-import type { BuildSystemPromptOptions } from "../agent/system-prompt.ts";
+import type { NormalizedSystemPromptOptions } from "../agent/system-prompt.ts";
+import type { SystemMessage } from "../providers/transcript.ts";
 import type { TurnOutcome } from "../agent/loop.ts";
 import type { AgentMessage, CustomMessage } from "../agent/messages.ts";
 import type {
@@ -11,6 +12,8 @@ import type {
 	TextContent,
 	ThinkingLevel,
 	ToolResultMessage,
+	Message,
+	Usage,
 } from "../providers/types.ts";
 import type { BashResult } from "../tools/bash.ts";
 import type { BashOperations } from "../tools/shell.ts";
@@ -134,7 +137,15 @@ export interface SessionCompactEvent {
 export interface SessionCompactFailedEvent {
 	type: "session_compact_failed";
 	reason: "manual" | "threshold" | "overflow";
+	/** The failure, when it was not an abort (same as `errorMessage`). */
 	error: string;
+	errorMessage?: string;
+	/** Cancelled by a handler or aborted. */
+	aborted: boolean;
+	/** The request that overflowed would have been sent again after this compaction. */
+	willRetry: boolean;
+	/** The failing compaction came from a session_before_compact handler. */
+	fromExtension: boolean;
 }
 export interface SessionShutdownEvent {
 	type: "session_shutdown";
@@ -188,11 +199,18 @@ export interface ContextEvent {
 export interface ContextResult {
 	messages?: AgentMessage[];
 }
+/**
+ * After every `context` handler: the request's transcript with the system prompt and tool
+ * declarations as its leading system message (pi 1.6). Returned `messages` are sent as they are.
+ * `context` is the same request in our older shape ({ systemPrompt, messages, tools }).
+ */
 export interface ContextWithSystemEvent {
 	type: "context_with_system";
+	messages: (Message | SystemMessage)[];
 	context: Context;
 }
 export interface ContextWithSystemResult {
+	messages?: (Message | SystemMessage)[];
 	context?: Context;
 }
 export interface BeforeProviderRequestEvent {
@@ -213,16 +231,45 @@ export interface AfterProviderResponseEvent {
 	status: number;
 	headers: Record<string, string>;
 }
+/** Each parsed event of the provider's stream (an SSE chunk's JSON), before it becomes ours. */
+export interface ProviderStreamEvent {
+	type: "provider_stream_event";
+	provider: string;
+	api: string;
+	model: string;
+	data: unknown;
+}
+/**
+ * pi 1.6 keeps an idle prompt cache warm and asks extensions first. The agent does no cache
+ * warming, so this event never fires; handlers are accepted so extensions written for pi load.
+ */
+export interface CacheWarmingDecisionEvent {
+	type: "cache_warming_decision";
+	warmCost: number;
+	missCost: number;
+	continuationProbability: number;
+	action: "warm" | "skip" | "stop";
+}
+export interface CacheWarmingDecisionEventResult {
+	action?: "warm" | "skip" | "stop";
+}
+
 
 // ---- Agent run ----
 
 export interface BeforeAgentStartEvent {
 	type: "before_agent_start";
+	/** "user": a prompt or sendUserMessage (with `prompt`, `images`); "custom": sendMessage with triggerTurn (with `message`). */
+	messageType: "user" | "custom";
+	/** The prompt text after expansion ("" for a custom message). */
 	prompt: string;
 	images?: ImageContent[];
-	/** The current (chained) system prompt. */
+	/** The custom message that starts the run (messageType "custom"). */
+	message?: CustomMessage;
+	/** The current system prompt: rendered from systemPromptOptions and what earlier handlers changed. */
 	systemPrompt: string;
-	systemPromptOptions: BuildSystemPromptOptions;
+	/** Mutable: later handlers and the request see changes (sections, selectedTools, promptGuidelines, forceSystemPrompt, …). */
+	systemPromptOptions: NormalizedSystemPromptOptions;
 }
 export interface BeforeAgentStartResult {
 	message?: Pick<CustomMessage, "customType" | "content" | "display" | "details">;
@@ -242,8 +289,11 @@ export interface AgentBeforeSettleEvent {
 	context: BoundaryContextPreview;
 	outcome: TurnOutcome;
 }
+/** Nothing more runs on its own: no retry, compaction or queued message is left. */
 export interface AgentSettledEvent {
 	type: "agent_settled";
+	/** The run ended because it was aborted (Escape, ctx.abort()). */
+	aborted: boolean;
 	outcome: TurnOutcome;
 }
 export interface TurnStartEvent {
@@ -256,6 +306,10 @@ export interface TurnEndEvent {
 	turnIndex: number;
 	message: AgentMessage;
 	toolResults: ToolResultMessage[];
+	/** The session entry of `message` ("" with no session entry, e.g. --no-session). */
+	messageEntryId: string;
+	/** The session entries of `toolResults`, in order. */
+	toolResultEntryIds: string[];
 	entries: SessionBoundaryDraft[];
 	continue: boolean;
 	context: BoundaryContextPreview;
@@ -289,6 +343,8 @@ export interface ToolExecutionStartEvent {
 	toolCallId: string;
 	toolName: string;
 	args: unknown;
+	/** Set when another tool made this call (ctx.executeTool). */
+	parentToolCallId?: string;
 }
 export interface ToolExecutionUpdateEvent {
 	type: "tool_execution_update";
@@ -296,6 +352,7 @@ export interface ToolExecutionUpdateEvent {
 	toolName: string;
 	args: unknown;
 	partialResult: AgentToolResult;
+	parentToolCallId?: string;
 }
 export interface ToolExecutionEndEvent {
 	type: "tool_execution_end";
@@ -303,6 +360,9 @@ export interface ToolExecutionEndEvent {
 	toolName: string;
 	result: AgentToolResult;
 	isError: boolean;
+	/** Milliseconds `execute()` took; absent when the tool did not run. */
+	durationMs?: number;
+	parentToolCallId?: string;
 }
 
 /** Arguments of the built-in tools, so `isToolCallEventType("bash", e)` narrows `e.input`. */
@@ -318,7 +378,10 @@ export interface BuiltinToolInputs {
 
 export interface ToolCallEvent<TName extends string = string, TInput = Record<string, unknown>> {
 	type: "tool_call";
+	/** For a call another tool made: `<parent id>/<n>`. */
 	toolCallId: string;
+	/** Set when another tool made this call (ctx.executeTool). */
+	parentToolCallId?: string;
 	toolName: TName;
 	/** Mutable: in-place edits change the real arguments (no re-validation). */
 	input: TInput;
@@ -332,15 +395,21 @@ export interface ToolCallEventResult {
 export interface ToolResultEvent {
 	type: "tool_result";
 	toolCallId: string;
+	parentToolCallId?: string;
 	toolName: string;
 	input: Record<string, unknown>;
 	content: (TextContent | ImageContent)[];
+	/** Machine-readable result of tools with an output schema; replacing `content` alone drops it. */
+	structuredContent?: unknown;
 	details: unknown;
 	isError: boolean;
+	/** What running the tool itself cost, if it called a model. */
+	usage?: Usage;
 }
 /** Field-wise patch: omitted fields keep their value. */
 export interface ToolResultEventResult {
 	content?: (TextContent | ImageContent)[];
+	structuredContent?: unknown;
 	details?: unknown;
 	isError?: boolean;
 }
@@ -366,6 +435,8 @@ export interface InputEvent {
 	text: string;
 	images?: ImageContent[];
 	source: "interactive" | "rpc" | "extension";
+	/** How the text will be queued while the agent runs; undefined when idle. */
+	streamingBehavior?: "steer" | "followUp";
 }
 export type InputEventResult =
 	| { action: "continue" }
@@ -390,15 +461,21 @@ export interface BashExecutionUpdateEvent {
 
 // ---- UI / progress ----
 
+export type UIPromptKind = "select" | "confirm" | "input" | "editor" | "custom";
 export interface UiPromptStartEvent {
 	type: "ui_prompt_start";
-	method: "select" | "confirm" | "input" | "editor";
-	title: string;
+	reason: "ui_prompt";
+	kind: UIPromptKind;
+	/** Same as `kind` (our older name). */
+	method: UIPromptKind;
+	title?: string;
 }
 export interface UiPromptEndEvent {
 	type: "ui_prompt_end";
-	method: "select" | "confirm" | "input" | "editor";
-	title: string;
+	reason: "ui_prompt";
+	kind: UIPromptKind;
+	method: UIPromptKind;
+	title?: string;
 	cancelled: boolean;
 }
 
@@ -430,6 +507,8 @@ export interface ExtensionEventMap {
 	before_provider_request: [BeforeProviderRequestEvent, BeforeProviderRequestResult];
 	before_provider_headers: [BeforeProviderHeadersEvent, BeforeProviderHeadersResult];
 	after_provider_response: [AfterProviderResponseEvent, void];
+	provider_stream_event: [ProviderStreamEvent, void];
+	cache_warming_decision: [CacheWarmingDecisionEvent, CacheWarmingDecisionEventResult];
 	before_agent_start: [BeforeAgentStartEvent, BeforeAgentStartResult];
 	agent_start: [AgentStartEvent, void];
 	agent_end: [AgentEndEvent, void];
@@ -465,7 +544,7 @@ export const EXTENSION_EVENT_NAMES: readonly ExtensionEventName[] = [
 	"resources_discover", "session_start", "session_before_switch", "session_before_fork", "session_before_compact",
 	"session_compact", "session_compact_failed", "session_shutdown", "session_before_tree", "session_tree",
 	"session_info_changed", "project_trust", "context", "context_with_system", "before_provider_request",
-	"before_provider_headers", "after_provider_response", "before_agent_start", "agent_start", "agent_end",
+	"before_provider_headers", "after_provider_response", "provider_stream_event", "cache_warming_decision", "before_agent_start", "agent_start", "agent_end",
 	"agent_before_settle", "agent_settled", "turn_start", "turn_end", "message_start", "message_update", "message_end",
 	"tool_execution_start", "tool_execution_update", "tool_execution_end", "tool_call", "tool_result", "model_select",
 	"thinking_level_select", "input", "user_bash", "bash_execution_update", "ui_prompt_start", "ui_prompt_end",

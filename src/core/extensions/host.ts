@@ -39,6 +39,7 @@ import type {
 	VirtualModelConfig,
 } from "./types.ts";
 import { createNoopUI } from "./ui-noop.ts";
+import { dispatchBeforeAgentStart } from "./agent-start.ts";
 import { ExtensionRenderers } from "./renderers.ts";
 import { setActiveRegistry } from "../providers/active-registry.ts";
 
@@ -106,6 +107,8 @@ export interface SubmitOptions {
 	images?: ImageContent[];
 	source?: PromptSource;
 	streamingBehavior?: "steer" | "followUp";
+	/** Expand `/skill:` and prompt templates in text an extension sent (sendUserMessage's expandPromptTemplates). */
+	expand?: boolean;
 	/**
 	 * Told once what became of the text, as soon as that is known (pi's prompt disposition): a run
 	 * is about to start, the text was queued, or a command or input handler consumed it.
@@ -139,7 +142,11 @@ export class ExtensionHost {
 	private readonly builtinToolNames: Set<string>;
 	private nextTurn: AgentMessage[] = [];
 	/** Commands an extension queued with sendUserMessage("/cmd", {deliverAs}) while a run was going. */
-	private queuedCommands: string[] = [];
+	private queuedCommands: (() => Promise<SubmitResult | void>)[] = [];
+	/** An agent_end dispatch is going: what extensions send now belongs after the run, not in it. */
+	private ending = false;
+	/** agent_settled handlers are running: work they request waits until all of them are done (pi). */
+	private settling = false;
 	private unsubscribe: (() => void) | undefined;
 	/** Prompt runs starting or going, including those extensions started without awaiting (waitForIdle). */
 	private busy = 0;
@@ -221,7 +228,7 @@ export class ExtensionHost {
 			for (const e of errors) this.runner.report(e.extensionPath, "register_provider", e.error);
 		}
 		this.resolveCommands();
-		this.session.setToolContextFactory(() => this.createToolContext());
+		this.session.setToolContextFactory((toolCallId) => this.createToolContext(toolCallId));
 		this.syncTools(previousTools);
 		this.bindMcp();
 		this.session.hooks = this.extensions.length > 0 ? createLoopHooks(this.runner, this.boundarySink()) : {};
@@ -232,8 +239,16 @@ export class ExtensionHost {
 				this.runner.has("session_before_compact")
 					? this.runner.first<BeforeCompactDecision>("session_before_compact", event, (r) => (r.cancel ? "stop" : r.compaction ? "keep" : "ignore"))
 					: undefined,
-			compacted: (compactionEntry, fromExtension) => this.runner.emit("session_compact", { compactionEntry, fromExtension }),
-			failed: (reason, error) => this.runner.emit("session_compact_failed", { reason, error }),
+			compacted: (compactionEntry, fromExtension, info) => this.runner.emit("session_compact", { compactionEntry, fromExtension, ...info }),
+			failed: (info) =>
+				this.runner.emit("session_compact_failed", {
+					reason: info.reason,
+					error: info.error ?? "Compaction cancelled",
+					...(info.error !== undefined ? { errorMessage: info.error } : {}),
+					aborted: info.aborted,
+					willRetry: info.willRetry,
+					fromExtension: info.fromExtension,
+				}),
 		};
 		this.session.lifecycle = {
 			beforeReplace: (reason, detail) => this.beforeReplace(reason, detail),
@@ -269,7 +284,13 @@ export class ExtensionHost {
 		// The run's system message is for json and rpc clients for now; extensions see the conversation as before.
 		if (event.type === "message_start" && event.message.role === "system") return;
 		const { type, ...payload } = event.type === "agent_end" ? { ...event, messages: event.messages.filter((m) => m.role !== "system") } : event;
-		await this.runner.emit(type, payload);
+		if (type !== "agent_end") return this.runner.emit(type, payload);
+		this.ending = true;
+		try {
+			await this.runner.emit(type, payload);
+		} finally {
+			this.ending = false;
+		}
 	}
 
 	private resolveCommands(): void {
@@ -427,9 +448,16 @@ export class ExtensionHost {
 			this.nextTurn.push(message);
 			return;
 		}
+		if (this.settling && options.triggerTurn) {
+			this.queuedCommands.push(() => this.runPrompts([message]));
+			return;
+		}
 		this.enter();
 		try {
-			if (this.session.isStreaming) await this.session.queueCustom(message, options.deliverAs === "followUp" ? "followUp" : "steer");
+			// From agent_end the run is over: a message that starts no turn is saved at once, one
+			// that does opens the next run (the host runs queued work before settling).
+			if (this.ending && !options.triggerTurn) await this.session.addMessage(message);
+			else if (this.session.isStreaming) await this.session.queueCustom(message, options.deliverAs === "followUp" || this.ending ? "followUp" : "steer");
 			else if (options.triggerTurn) await this.runPrompts([message]);
 			else await this.session.addMessage(message);
 		} finally {
@@ -441,13 +469,15 @@ export class ExtensionHost {
 	async sendUserMessage(content: string | (TextContent | ImageContent)[], options: SendUserMessageOptions = {}): Promise<void> {
 		const text = typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
 		const images = typeof content === "string" ? undefined : content.filter((c): c is ImageContent => c.type === "image");
-		if (this.session.isStreaming && this.parseCommand(text)) {
-			if (!options.deliverAs) throw new Error(`Extension command "${text.split(" ")[0]}" cannot run while the agent is streaming. Pass deliverAs ("steer" or "followUp") to run it when the run ends.`);
-			// SPEC §12: a queued "/cmd" runs the command once the current run ends.
-			this.queuedCommands.push(text);
+		const submit = () => this.submit(text, { images, source: "extension", streamingBehavior: options.deliverAs ?? (this.ending ? "followUp" : undefined), expand: options.expandPromptTemplates });
+		if (this.settling || (this.session.isStreaming && this.parseCommand(text))) {
+			if (!this.settling && !options.deliverAs) throw new Error(`Extension command "${text.split(" ")[0]}" cannot run while the agent is streaming. Pass deliverAs ("steer" or "followUp") to run it when the run ends.`);
+			// SPEC §12: a queued "/cmd" runs the command once the current run ends; what agent_settled
+			// handlers send runs once they are all done.
+			this.queuedCommands.push(submit);
 			return;
 		}
-		const result = await this.submit(text, { images, source: "extension", streamingBehavior: options.deliverAs });
+		const result = await submit();
 		if (result.kind === "error") throw new Error(result.message);
 	}
 
@@ -485,8 +515,8 @@ export class ExtensionHost {
 		this.draining = true;
 		try {
 			while (this.busy === 0 && this.queuedCommands.length > 0) {
-				const result = await this.submit(this.queuedCommands.shift()!, { source: "extension" });
-				if (result.kind === "error") this.runner.report("<runtime>", "send_user_message", new Error(result.message));
+				const result = await this.queuedCommands.shift()!().catch((error: unknown) => ({ kind: "error" as const, message: error instanceof Error ? error.message : String(error) }));
+				if (result && result.kind === "error") this.runner.report("<runtime>", "send_user_message", new Error(result.message));
 			}
 		} finally {
 			this.draining = false;
@@ -525,7 +555,7 @@ export class ExtensionHost {
 		let result: SubmitResult;
 		this.enter();
 		try {
-			const input = await this.runInputHandlers(text, options.images, options.source ?? "interactive");
+			const input = await this.runInputHandlers(text, options.images, options.source ?? "interactive", this.session.isStreaming ? options.streamingBehavior : undefined);
 			if (!input) {
 				options.onAccepted?.("handled");
 				return { kind: "handled" };
@@ -539,7 +569,8 @@ export class ExtensionHost {
 	}
 
 	private async promptOrQueue(text: string, images: ImageContent[] | undefined, options: SubmitOptions): Promise<SubmitResult> {
-		if (this.options.mcp && options.source !== "extension") {
+		const expand = options.source !== "extension" || options.expand === true;
+		if (this.options.mcp && expand) {
 			try {
 				// `/mcp:<server>:<prompt> args` expands to what the server's prompt says.
 				const prompt = await this.options.mcp.expandPrompt(text);
@@ -551,7 +582,7 @@ export class ExtensionHost {
 				return { kind: "error", message: error instanceof Error ? error.message : String(error) };
 			}
 		}
-		if (this.resources && options.source !== "extension") {
+		if (this.resources && expand) {
 			try {
 				text = this.resources.expand(text) ?? text;
 			} catch (error) {
@@ -578,7 +609,7 @@ export class ExtensionHost {
 	async queueInput(text: string, kind: "steer" | "followUp", options: { images?: ImageContent[]; source?: PromptSource } = {}): Promise<"queued" | "handled"> {
 		const command = this.parseCommand(text);
 		if (command) throw new Error(`Extension command "/${command.name}" cannot be queued as a ${kind === "steer" ? "steering" : "follow-up"} message; send it with the prompt command, which runs it at once.`);
-		const input = await this.runInputHandlers(text, options.images, options.source ?? "rpc");
+		const input = await this.runInputHandlers(text, options.images, options.source ?? "rpc", kind);
 		if (!input) return "handled";
 		const expanded = this.resources?.expand(input.text) ?? input.text;
 		if (kind === "steer") await this.session.steer(expanded, input.images);
@@ -587,11 +618,17 @@ export class ExtensionHost {
 	}
 
 	/** The `input` event: undefined when a handler took the text; otherwise the text (and images) after every transform. */
-	private async runInputHandlers(text: string, images: ImageContent[] | undefined, source: PromptSource): Promise<{ text: string; images: ImageContent[] | undefined } | undefined> {
+	private async runInputHandlers(
+		text: string,
+		images: ImageContent[] | undefined,
+		source: PromptSource,
+		streamingBehavior?: "steer" | "followUp",
+	): Promise<{ text: string; images: ImageContent[] | undefined } | undefined> {
 		images = images?.length ? images : undefined;
 		if (!this.runner.has("input")) return { text, images };
 		// Transforms chain: the next handler sees the text (and images) the previous one made.
-		const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>("input", { text, images, source }, (r, payload) => {
+		const payload = { text, images, source, ...(streamingBehavior ? { streamingBehavior } : {}) };
+		const decided = await this.runner.first<{ action: string; text?: string; images?: ImageContent[] }>("input", payload, (r, payload) => {
 			if (r.action === "handled") return "stop";
 			if (r.action === "transform" && typeof r.text === "string") {
 				payload.text = text = r.text;
@@ -618,33 +655,27 @@ export class ExtensionHost {
 		if (this.session.isStreaming) throw new BusyError();
 		if (!this.session.model) throw new NoModelError();
 		const all = [...prompts, ...this.nextTurn.splice(0)];
-		if (this.runner.has("before_agent_start")) {
-			const base = this.session.getSystemPrompt();
-			let chained: string | undefined;
-			const results = await this.runner.collect<{ message?: SendMessageInput; systemPrompt?: string }>(
-				"before_agent_start",
-				{ prompt: promptText ?? "", images, systemPrompt: base, systemPromptOptions: this.session.systemPromptOptions() },
-				(r, _path, payload) => {
-					if (typeof r.systemPrompt === "string") {
-						// The next handler, and ctx.getSystemPrompt() from now on, see the chained prompt.
-						chained = r.systemPrompt;
-						payload.systemPrompt = chained;
-						this.session.overrideSystemPrompt(chained);
-					}
-				},
-			);
-			for (const { result } of results) if (result.message) all.push(customMessage(result.message));
-			this.session.overrideSystemPrompt(chained);
-		}
+		if (this.runner.has("before_agent_start")) all.push(...(await dispatchBeforeAgentStart(this.runner, this.session, prompts, promptText, images)));
 		let outcome: "completed" | "aborted" | "error" = "completed";
 		onAccepted?.("started");
 		try {
 			await this.session.run(all);
 			outcome = this.lastOutcome();
-			// agent_before_settle may add drafts and continue; each continuation ends at this boundary again.
-			while (this.runner.has("agent_before_settle")) {
+			for (;;) {
+				// Work queued as the run ended (agent_end handlers' follow-ups, late steering) runs
+				// before anything settles: agent_settled comes only when nothing is queued.
+				if (outcome === "completed" && this.session.hasPendingMessages()) {
+					await this.session.run([]);
+					outcome = this.lastOutcome();
+					continue;
+				}
+				// agent_before_settle may add drafts and continue; an aborted run skips it (pi).
+				if (outcome === "aborted" || !this.runner.has("agent_before_settle")) break;
 				const settle = await runBoundary(this.runner, "agent_before_settle", { outcome }, this.boundarySink(), (added) => outcome === "completed" && (added || this.session.hasPendingMessages()));
-				if (!settle.continue) break;
+				if (!settle.continue) {
+					if (outcome === "completed" && this.session.hasPendingMessages()) continue;
+					break;
+				}
 				await this.session.run([]);
 				outcome = this.lastOutcome();
 			}
@@ -655,7 +686,14 @@ export class ExtensionHost {
 
 	/** Nothing more will happen on its own: extensions hear agent_settled, then the session's listeners (json, rpc). */
 	private async settled(outcome: "completed" | "aborted" | "error"): Promise<void> {
-		if (this.runner.has("agent_settled")) await this.runner.emit("agent_settled", { outcome });
+		if (this.runner.has("agent_settled")) {
+			this.settling = true;
+			try {
+				await this.runner.emit("agent_settled", { aborted: outcome === "aborted", outcome });
+			} finally {
+				this.settling = false;
+			}
+		}
 		await this.session.publish({ type: "agent_settled", aborted: outcome === "aborted" });
 	}
 
@@ -761,8 +799,10 @@ export class ExtensionHost {
 		};
 	}
 
-	createToolContext(): ExtensionToolContext {
+	/** A tool's context; `toolCallId` is the call it runs for, the parent of the calls it makes with executeTool. */
+	createToolContext(toolCallId?: string): ExtensionToolContext {
 		const ctx = this.createContext() as ExtensionToolContext;
+		let nested = 0;
 		const check = this.liveCheck();
 		Object.defineProperty(ctx, "tools", {
 			get: () => {
@@ -774,22 +814,31 @@ export class ExtensionHost {
 		});
 		ctx.executeTool = (name, args, options) => {
 			check();
-			return this.executeTool(name, args, options);
+			// pi's ids for calls a tool makes: `<parent id>/<n>`.
+			const id = toolCallId ? `${toolCallId}/${++nested}` : `nested_${crypto.randomUUID().slice(0, 8)}`;
+			return this.executeTool(name, args, id, toolCallId, options);
 		};
 		return ctx;
 	}
 
 	/** A nested tool call with full validation and the tool_call / tool_result hooks. */
-	private async executeTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onUpdate?: (p: AgentToolResult) => void } = {}): Promise<AgentToolResult> {
+	private async executeTool(
+		name: string,
+		args: Record<string, unknown>,
+		id: string,
+		parentToolCallId: string | undefined,
+		options: { signal?: AbortSignal; onUpdate?: (p: AgentToolResult) => void } = {},
+	): Promise<AgentToolResult> {
 		const tool = this.session.getAllTools().find((t) => t.name === name);
-		const outcome = await executeToolCall({ type: "toolCall", id: `nested_${crypto.randomUUID().slice(0, 8)}`, name, arguments: structuredClone(args) }, tool, {
+		const outcome = await executeToolCall({ type: "toolCall", id, name, arguments: structuredClone(args) }, tool, {
+			...(parentToolCallId ? { parentToolCallId } : {}),
 			model: this.session.model as Model,
 			systemPrompt: "",
 			tools: this.session.getAllTools(),
 			stream: () => {
 				throw new Error("no model calls in a nested tool call");
 			},
-			toolContext: this.createToolContext(),
+			toolContext: this.createToolContext(id),
 			hooks: this.session.hooks,
 			signal: options.signal ?? this.session.signal ?? new AbortController().signal,
 			emit: async (event) => {

@@ -3,6 +3,8 @@
 import type { AgentLoopHooks, ToolCallDecision, ToolResultPatch } from "../agent/loop.ts";
 import type { AgentMessage } from "../agent/messages.ts";
 import type { ExtensionRunner } from "./runner.ts";
+import { normalizeContext, toLegacyContext } from "../providers/transcript.ts";
+import type { Context } from "../providers/types.ts";
 import type { BoundaryResult, SessionBoundaryDraft } from "./event-types.ts";
 
 /** What the boundary needs from the session: previews, applying drafts, judging whether a turn can follow. */
@@ -15,6 +17,8 @@ export interface BoundarySink {
 	/** Persist drafts in order; resolves true when one added a message to the model's context. */
 	applyDrafts(drafts: SessionBoundaryDraft[]): Promise<boolean>;
 	hasQueuedMessages(): boolean;
+	/** The session entry a message was saved as ("" when it was not saved). */
+	entryIdOf?(message: AgentMessage): string;
 }
 
 const DRAFT_KINDS = new Set(["custom", "custom_message", "context_edit", "compaction"]);
@@ -104,15 +108,25 @@ export function createLoopHooks(runner: ExtensionRunner, sink: BoundarySink): Ag
 		},
 		async transformLlmContext(context) {
 			if (!runner.has("context_with_system")) return context;
-			const out = await runner.chain("context_with_system", { context: structuredClone(context) }, (p, r) => (r.context ? { ...p, context: r.context } : p));
-			return out.context as typeof context;
+			// pi 1.6's shape: `messages` is the transcript with the system prompt and tools as its
+			// leading system message; a handler returns the messages to send. Our older `context`
+			// (systemPrompt, messages, tools) is offered and taken too.
+			const payload: Record<string, unknown> = { messages: normalizeContext(structuredClone(context)).messages, context: structuredClone(context) };
+			let replaced: Context | undefined;
+			await runner.chain("context_with_system", payload, (p, r) => {
+				if (Array.isArray(r.messages)) replaced = toLegacyContext({ messages: r.messages });
+				else if (r.context) replaced = r.context as Context;
+				else return p;
+				return { ...p, messages: normalizeContext(replaced).messages, context: replaced };
+			});
+			return replaced ? { ...replaced, tools: replaced.tools ?? [] } : context;
 		},
 		async beforeToolCall(call) {
 			if (!runner.has("tool_call")) return undefined;
 			let terminate = false;
 			const result = await runner.first<ToolCallDecision>(
 				"tool_call",
-				{ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+				{ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, ...(call.parentToolCallId ? { parentToolCallId: call.parentToolCallId } : {}) },
 				(r) => {
 					if (r.terminate) terminate = true;
 					return r.block ? "stop" : "ignore";
@@ -125,15 +139,31 @@ export function createLoopHooks(runner: ExtensionRunner, sink: BoundarySink): Ag
 			if (!runner.has("tool_result")) return undefined;
 			const out = await runner.chain(
 				"tool_result",
-				{ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, content: result.content, details: result.details, isError },
-				(p, r: ToolResultPatch) => ({
-					...p,
-					...(r.content !== undefined ? { content: r.content } : {}),
-					...(r.details !== undefined ? { details: r.details } : {}),
-					...(r.isError !== undefined ? { isError: r.isError } : {}),
-				}),
+				{
+					toolCallId: call.toolCallId,
+					...(call.parentToolCallId ? { parentToolCallId: call.parentToolCallId } : {}),
+					toolName: call.toolName,
+					input: call.input,
+					content: result.content,
+					details: result.details,
+					...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+					...(result.usage ? { usage: result.usage } : {}),
+					isError,
+				},
+				(p, r: ToolResultPatch & { structuredContent?: unknown }) => {
+					const next: Record<string, unknown> = { ...p };
+					if (r.content !== undefined) {
+						next.content = r.content;
+						// pi: replacing content alone drops the structured result it described.
+						if (r.structuredContent === undefined) delete next.structuredContent;
+					}
+					if (r.structuredContent !== undefined) next.structuredContent = r.structuredContent;
+					if (r.details !== undefined) next.details = r.details;
+					if (r.isError !== undefined) next.isError = r.isError;
+					return next as typeof p;
+				},
 			);
-			return { content: out.content, details: out.details, isError: out.isError };
+			return { content: out.content, details: out.details, isError: out.isError, structuredContent: out.structuredContent };
 		},
 		async onMessageEnd(message) {
 			if (!runner.has("message_end")) return message;
@@ -152,7 +182,14 @@ export function createLoopHooks(runner: ExtensionRunner, sink: BoundarySink): Ag
 			return runBoundary(
 				runner,
 				"turn_end",
-				{ turnIndex: info.turnIndex, message: info.message, toolResults: info.toolResults, outcome: info.outcome },
+				{
+					turnIndex: info.turnIndex,
+					message: info.message,
+					toolResults: info.toolResults,
+					messageEntryId: sink.entryIdOf?.(info.message) ?? "",
+					toolResultEntryIds: info.toolResults.map((r) => sink.entryIdOf?.(r) ?? ""),
+					outcome: info.outcome,
+				},
 				sink,
 				(added) => {
 					const last = sink.messages().at(-1);
@@ -176,6 +213,9 @@ export function createLoopHooks(runner: ExtensionRunner, sink: BoundarySink): Ag
 			}
 			if (runner.has("after_provider_response")) {
 				options.onResponse = (response) => runner.emit("after_provider_response", { status: response.status, headers: response.headers });
+			}
+			if (runner.has("provider_stream_event")) {
+				options.onProviderStreamEvent = (data, model) => runner.emit("provider_stream_event", { provider: model.provider, api: model.api, model: model.id, data });
 			}
 			return options;
 		},

@@ -39,6 +39,7 @@ export const DISPATCH: Readonly<Record<string, DispatchKind>> = {
 	model_select: "observe",
 	thinking_level_select: "observe",
 	after_provider_response: "observe",
+	provider_stream_event: "observe",
 	ui_prompt_start: "observe",
 	ui_prompt_end: "observe",
 	bash_execution_update: "observe",
@@ -49,6 +50,8 @@ export const DISPATCH: Readonly<Record<string, DispatchKind>> = {
 	tool_result: "chain",
 	before_provider_request: "chain",
 	before_provider_headers: "chain",
+	// The agent does no cache warming: accepted, never dispatched (SPEC §6).
+	cache_warming_decision: "first",
 	tool_call: "first",
 	input: "first",
 	user_bash: "first",
@@ -193,8 +196,16 @@ export class ExtensionRunner {
 		return kept;
 	}
 
-	/** aggregate: every handler's result, in order (handlers that returned nothing are skipped). */
-	async collect<R>(event: string, payload: Record<string, unknown>, onResult?: (result: R, path: string, payload: Record<string, unknown>) => void): Promise<{ path: string; result: R }[]> {
+	/**
+	 * aggregate: every handler's result, in order (handlers that returned nothing are skipped).
+	 * `afterEach` runs after every handler, returned something or not (handlers may change the payload in place).
+	 */
+	async collect<R>(
+		event: string,
+		payload: Record<string, unknown>,
+		onResult?: (result: R, path: string, payload: Record<string, unknown>) => void,
+		afterEach?: (payload: Record<string, unknown>) => void,
+	): Promise<{ path: string; result: R }[]> {
 		const entries = this.snapshot(event);
 		if (entries.length === 0) return [];
 		const full: Record<string, unknown> = { type: event, ...payload };
@@ -202,10 +213,12 @@ export class ExtensionRunner {
 		const out: { path: string; result: R }[] = [];
 		for (const e of entries) {
 			const result = (await this.call(e, event, full, ctx)) as R | undefined;
-			if (result === undefined || result === null) continue;
-			out.push({ path: e.path, result });
 			try {
-				onResult?.(result, e.path, full);
+				if (result !== undefined && result !== null) {
+					out.push({ path: e.path, result });
+					onResult?.(result, e.path, full);
+				}
+				afterEach?.(full);
 			} catch (error) {
 				this.report(e.path, event, error);
 			}

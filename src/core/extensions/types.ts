@@ -394,6 +394,8 @@ export interface SendMessageOptions {
 }
 export interface SendUserMessageOptions {
 	deliverAs?: "steer" | "followUp";
+	/** Expand `/skill:` commands and prompt templates in the text (extension commands always run). */
+	expandPromptTemplates?: boolean;
 }
 
 // ---- exec and the inter-extension bus ----
@@ -524,5 +526,13 @@ export interface Extension {
 	/** Providers this extension registered (names, in order), for listings. */
 	providers: string[];
 	virtualModels: VirtualModelConfig[];
+	/** What loaded but will not work as written (an unknown event name), for listings and start-up issues. */
+	warnings: ExtensionWarning[];
+}
+
+export interface ExtensionWarning {
+	/** The unknown event name. */
+	event: string;
+	message: string;
 }
 

@@ -2,12 +2,13 @@
 // mode, and ui_prompt_start / ui_prompt_end surround each dialog a person is shown (SPEC §6, §7).
 import type { DialogOptions, ExtensionUIContext } from "./types.ts";
 
-type DialogMethod = "select" | "confirm" | "input" | "editor";
+type DialogMethod = "select" | "confirm" | "input" | "editor" | "custom";
 
 export interface DialogEventSink {
 	/** Whether dialogs reach a person; without one no prompt events fire. */
 	hasUI(): boolean;
-	emit(event: "ui_prompt_start" | "ui_prompt_end", payload: { method: DialogMethod; title: string; cancelled?: boolean }): Promise<void>;
+	/** pi 1.6's payload (`reason`, `kind`, `title`) plus our `method` (= kind) and, at the end, `cancelled`. */
+	emit(event: "ui_prompt_start" | "ui_prompt_end", payload: { reason: "ui_prompt"; kind: DialogMethod; method: DialogMethod; title?: string; cancelled?: boolean }): Promise<void>;
 }
 
 /**
@@ -44,11 +45,12 @@ async function race<T>(ask: (options: DialogOptions | undefined) => Promise<T>, 
 
 /** Wrap a mode's UI; everything but the four dialogs passes straight through. */
 export function withDialogEvents(ui: ExtensionUIContext, sink: DialogEventSink): ExtensionUIContext {
-	const dialog = async <T>(method: DialogMethod, title: string, fallback: T, options: DialogOptions | undefined, ask: (options: DialogOptions | undefined) => Promise<T>): Promise<T> => {
+	const dialog = async <T>(method: DialogMethod, title: string | undefined, fallback: T, options: DialogOptions | undefined, ask: (options: DialogOptions | undefined) => Promise<T>): Promise<T> => {
 		const shown = sink.hasUI();
-		if (shown) await sink.emit("ui_prompt_start", { method, title });
+		const base = { reason: "ui_prompt" as const, kind: method, method, ...(title !== undefined ? { title } : {}) };
+		if (shown) await sink.emit("ui_prompt_start", base);
 		const { value, cancelled } = await race(ask, fallback, options);
-		if (shown) await sink.emit("ui_prompt_end", { method, title, cancelled });
+		if (shown) await sink.emit("ui_prompt_end", { ...base, cancelled });
 		return value;
 	};
 	const dialogs: Partial<ExtensionUIContext> = {
@@ -56,6 +58,7 @@ export function withDialogEvents(ui: ExtensionUIContext, sink: DialogEventSink):
 		confirm: (title, message, opts) => dialog("confirm", title, false, opts, (o) => ui.confirm(title, message, o)),
 		input: (title, placeholder, opts) => dialog("input", title, undefined, opts, (o) => ui.input(title, placeholder, o)),
 		editor: (title, prefill) => dialog("editor", title, undefined, undefined, () => ui.editor(title, prefill)),
+		custom: (factory, options) => dialog("custom", undefined, undefined, undefined, () => ui.custom(factory, options)) as never,
 	};
 	return new Proxy(ui, {
 		get(target, prop) {

@@ -77,6 +77,15 @@ export class McpConnection {
 		return (this.entry.config.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 	}
 
+	/**
+	 * How long starting may take: never less than the default, so a short per-request `timeout` does
+	 * not fail a server whose first start is slow (npx fetching it, say). Nothing waits this long:
+	 * the first request waits at most `timeoutMs`.
+	 */
+	get startTimeoutMs(): number {
+		return Math.max(this.timeoutMs, DEFAULT_TIMEOUT_SECONDS * 1000);
+	}
+
 	/** Settles when the current connection attempt has (or there is none). */
 	ready(): Promise<void> {
 		return this.connecting ?? Promise.resolve();
@@ -115,21 +124,27 @@ export class McpConnection {
 			if (server.kind === "stdio") {
 				const stdio = new StdioProcessTransport(server.spec);
 				transport = stdio;
+				// Kept at once, so a close while the SDK loads ends the process too.
+				this.transport = stdio;
 				// Spawned before the SDK loads, so the server starts while the module evaluates.
 				stdio.spawn();
 			}
 			const sdk = await loadSdk();
+			if (generation !== this.generation) {
+				await transport?.close();
+				return;
+			}
 			transport ??= sdk.createHttpTransport(server.kind === "http" ? server.url : "", server.kind === "http" ? server.headers : {});
 			this.transport = transport;
 			transport.onclose = chain(transport.onclose, () => this.lost(generation));
 			const client = await withTimeout(
-				sdk.connectClient(transport, this.timeoutMs, {
+				sdk.connectClient(transport, this.startTimeoutMs, {
 					tools: () => void this.refresh(generation, { tools: true }),
 					prompts: () => void this.refresh(generation, { prompts: true }),
 					resources: () => void this.refresh(generation, { resources: true }),
 				}),
-				this.timeoutMs,
-				`did not answer the MCP handshake within ${this.timeoutMs / 1000} s`,
+				this.startTimeoutMs,
+				`did not answer the MCP handshake within ${this.startTimeoutMs / 1000} s`,
 			);
 			if (generation !== this.generation) {
 				await client.close().catch(() => {});
@@ -192,7 +207,7 @@ export class McpConnection {
 		if (!client) return;
 		const sdk = await loadSdk();
 		try {
-			const listed = await sdk.listEverything(client, this.timeoutMs, parts);
+			const listed = await sdk.listEverything(client, initial ? this.startTimeoutMs : this.timeoutMs, parts);
 			if (generation !== this.generation) return;
 			if (listed.tools) this.setTools(listed.tools);
 			if (listed.resources) this.resources = listed.resources;

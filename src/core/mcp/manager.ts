@@ -38,7 +38,10 @@ export interface McpManagerOptions {
 	toolFilter?: McpToolFilter;
 	/** A server failed, stopped, or an entry was skipped: one line for the user. */
 	onNotice(message: string): void;
-	/** With no direct servers: how long an idle session waits before connecting anyway (ms). Default 50. */
+	/**
+	 * With no direct servers: how long an idle session (interactive, rpc) waits before connecting
+	 * anyway, in ms. Default: never (print mode sends its prompt at once: servers start once it is out).
+	 */
 	idleConnectMs?: number;
 }
 
@@ -101,8 +104,10 @@ export class McpManager implements McpSession {
 			return;
 		}
 		if (this.connections.size === 0) return;
-		this.idleTimer ??= setTimeout(() => this.begin(), this.options.idleConnectMs ?? 50);
-		this.idleTimer.unref?.();
+		if (this.options.idleConnectMs !== undefined) {
+			this.idleTimer ??= setTimeout(() => this.begin(), this.options.idleConnectMs);
+			this.idleTimer.unref?.();
+		}
 		this.unsubscribe ??= this.options.session.subscribe((event) => {
 			if ((event.type === "message_start" && event.message.role === "assistant") || event.type === "agent_end") this.begin();
 		});

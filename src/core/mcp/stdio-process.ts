@@ -21,8 +21,12 @@ export interface ProcessExit {
 }
 
 const STDERR_TAIL_BYTES = 4096;
-/** How long a server gets to exit after its stdin closes, then after SIGTERM. */
-const CLOSE_GRACE_MS = 2000;
+/**
+ * How long a server gets to exit after its stdin closes (servers stop at the end of their input),
+ * then after SIGTERM, before SIGKILL. Short: the agent's exit waits for this, and a server still
+ * starting up reads its input only once it is up, so it gets SIGTERM instead of a long wait.
+ */
+const CLOSE_GRACE_MS = [250, 1000, 1000] as const;
 
 /** Every child that is still running, ended synchronously if the agent goes away first. */
 const live = new Set<Subprocess>();
@@ -186,9 +190,10 @@ export class StdioProcessTransport implements Transport {
 			} catch {
 				// Already closed.
 			}
-			for (const signal of [undefined, "SIGTERM", "SIGKILL"] as const) {
+			const steps = [undefined, "SIGTERM", "SIGKILL"] as const;
+			for (const [i, signal] of steps.entries()) {
 				if (signal) child.kill(signal);
-				if (await settlesWithin(this.exited, CLOSE_GRACE_MS)) break;
+				if (await settlesWithin(this.exited, CLOSE_GRACE_MS[i]!)) break;
 			}
 		}
 		live.delete(child);

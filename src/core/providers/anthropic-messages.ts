@@ -33,6 +33,7 @@ export function runAnthropicMessages(stream: EventStream, model: Model, context:
 		let stopReason: string | undefined;
 		let stopped = false;
 		for await (const event of events as unknown as AsyncIterable<StreamEvent>) {
+			if (options?.onProviderStreamEvent) await options.onProviderStreamEvent(event, model);
 			switch (event.type) {
 				case "message_start":
 					applyUsage(output.usage, event.message?.usage);

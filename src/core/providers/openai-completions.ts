@@ -67,6 +67,7 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 			if (event.data === "[DONE]") break;
 			const chunk = JSON.parse(event.data) as ChatChunk & { error?: unknown };
 			if (chunk.error) throw new StreamErrorEvent(chunk.error);
+			if (options?.onProviderStreamEvent) await options.onProviderStreamEvent(chunk, model);
 			if (chunk.usage) applyUsage(output.usage, chunk.usage);
 			const choice = chunk.choices?.[0];
 			if (!choice) continue;

@@ -7,6 +7,7 @@ import { getProjectConfigDir, getUserExtensionsDir } from "../../config.ts";
 import { discoverExtensions, type DiscoveryResult, type PackageExtensions } from "../extensions/discovery.ts";
 import { packageSourcesIn, resolvePackage, selectPackages, type ResolvedPackage } from "../packages/configured.ts";
 import { PackageSourceError, parseSource } from "../packages/source.ts";
+import type { ProjectTrustContext } from "../compat/pi-types.ts";
 import type { EventBusController } from "../extensions/event-bus.ts";
 import type { LoadExtensionsResult } from "../extensions/loader.ts";
 import type { Extension, ExtensionContext, ExtensionMode, ProjectTrustEvent, ProjectTrustResult } from "../extensions/types.ts";
@@ -123,8 +124,9 @@ export async function discoverAndLoadExtensions(options: DiscoverAndLoadOptions)
 }
 
 /** A context for handlers that run before any session exists: only cwd, mode and trust. */
-function startupContext(cwd: string, mode: ExtensionMode): ExtensionContext {
-	const base: Partial<ExtensionContext> = { cwd, mode, hasUI: false, isProjectTrusted: () => false };
+function startupContext(cwd: string, mode: ExtensionMode, ui: ProjectTrustContext["ui"] | undefined, hasUI: boolean): ExtensionContext {
+	const dialogs = ui ?? { select: async () => undefined, confirm: async () => false, input: async () => undefined, notify() {} };
+	const base: Partial<ExtensionContext> = { cwd, mode, hasUI, ui: dialogs as ExtensionContext["ui"], isProjectTrusted: () => false };
 	return new Proxy(base as ExtensionContext, {
 		get(target, prop) {
 			if (prop in target || typeof prop === "symbol") return Reflect.get(target, prop);
@@ -146,9 +148,11 @@ export async function emitProjectTrust(
 	event: Omit<ProjectTrustEvent, "type">,
 	mode: ExtensionMode,
 	onError: (extensionPath: string, error: unknown) => void,
+	/** pi 1.6's ProjectTrustContext.ui: dialogs in a terminal, their defaults elsewhere. */
+	ui?: { dialogs: ProjectTrustContext["ui"]; hasUI: boolean },
 ): Promise<ProjectTrustAnswer | undefined> {
 	const payload: ProjectTrustEvent = { type: "project_trust", ...event };
-	const ctx = startupContext(event.cwd, mode);
+	const ctx = startupContext(event.cwd, mode, ui?.dialogs, ui?.hasUI ?? false);
 	for (const extension of extensions) {
 		for (const handler of [...(extension.handlers.get("project_trust") ?? [])]) {
 			try {

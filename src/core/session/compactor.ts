@@ -33,9 +33,17 @@ export interface BeforeCompactDecision {
 
 /** Extension events around a compaction; the extension host sets these. */
 export interface CompactionHooks {
-	before?(event: { preparation: CompactionPreparation; branchEntries: SessionEntry[]; customInstructions?: string; signal: AbortSignal }): Promise<BeforeCompactDecision | undefined>;
-	compacted?(entry: CompactionEntry, fromExtension: boolean): Promise<void>;
-	failed?(reason: CompactionReason, error: string): Promise<void>;
+	before?(event: {
+		preparation: CompactionPreparation;
+		branchEntries: SessionEntry[];
+		customInstructions?: string;
+		reason: CompactionReason;
+		willRetry: boolean;
+		signal: AbortSignal;
+	}): Promise<BeforeCompactDecision | undefined>;
+	compacted?(entry: CompactionEntry, fromExtension: boolean, info: { reason: CompactionReason; willRetry: boolean }): Promise<void>;
+	/** Failed or cancelled: `error` is the reason when it was not a cancel; `fromExtension`: the handler's compaction was the problem. */
+	failed?(info: { reason: CompactionReason; error?: string; aborted: boolean; willRetry: boolean; fromExtension: boolean }): Promise<void>;
 }
 
 /** What the compactor needs from its session. */
@@ -139,6 +147,7 @@ export class SessionCompactor {
 		const onRunAbort = () => controller.abort();
 		runSignal?.addEventListener("abort", onRunAbort, { once: true });
 		await this.source.publish({ type: "compaction_start", reason });
+		let fromHook = false;
 		try {
 			const model = this.source.model;
 			if (!model) throw new CompactionError("No model selected to write the summary.");
@@ -146,21 +155,21 @@ export class SessionCompactor {
 			const branch = sm.getBranch();
 			const preparation = prepareCompaction(branch, this.settings, model.contextWindow, this.contextTokens());
 			if (!preparation) throw new CompactionError(branch.at(-1)?.type === "compaction" ? "Already compacted" : "Nothing to compact (session too small)");
-			const decision = await this.hooks.before?.({ preparation, branchEntries: branch, customInstructions, signal: controller.signal });
+			const decision = await this.hooks.before?.({ preparation, branchEntries: branch, customInstructions, reason, willRetry, signal: controller.signal });
 			if (decision?.cancel) throw new CompactionError("Compaction cancelled", true);
-			const fromHook = decision?.compaction !== undefined;
+			fromHook = decision?.compaction !== undefined;
 			const result = fromHook ? checkHookCompaction(decision!.compaction, branch, preparation) : await this.summarise(model, preparation, customInstructions, controller.signal);
 			if (controller.signal.aborted) throw new CompactionError("Compaction cancelled", true);
 			sm.appendCompaction(result.summary, result.firstKeptEntryId, result.tokensBefore, result.details, fromHook || undefined);
 			const entry = sm.getLeafEntry() as CompactionEntry;
 			this.source.rebuildFromSession();
-			await this.hooks.compacted?.(entry, fromHook);
+			await this.hooks.compacted?.(entry, fromHook, { reason, willRetry });
 			await this.source.publish({ type: "compaction_end", reason, result, aborted: false, willRetry });
 			return result;
 		} catch (error) {
 			const cancelled = (error instanceof CompactionError && error.cancelled) || controller.signal.aborted;
 			const message = cancelled ? "Compaction cancelled" : error instanceof Error ? error.message : String(error);
-			if (!cancelled) await this.hooks.failed?.(reason, message);
+			await this.hooks.failed?.({ reason, ...(cancelled ? {} : { error: message }), aborted: cancelled, willRetry, fromExtension: fromHook && !cancelled });
 			await this.source.publish({ type: "compaction_end", reason, result: undefined, aborted: cancelled, willRetry: false, ...(cancelled ? {} : { errorMessage: `Compaction failed: ${message}` }) });
 			throw error instanceof CompactionError ? error : new CompactionError(message);
 		} finally {

@@ -1,7 +1,7 @@
 // What a tool is to the agent loop: a schema, a description for the model, and an execute
 // function that returns content for the model plus details for the UI and session.
 import type { Static, TSchema } from "typebox";
-import type { ImageContent, TextContent } from "../providers/types.ts";
+import type { ImageContent, TextContent, Usage } from "../providers/types.ts";
 
 export interface AgentToolResult<TDetails = unknown> {
 	content: (TextContent | ImageContent)[];
@@ -10,6 +10,10 @@ export interface AgentToolResult<TDetails = unknown> {
 	isError?: boolean;
 	/** Stop the run after this tool batch (takes effect only when every result in the batch has it). */
 	terminate?: boolean;
+	/** Machine-readable result, for tools with an output schema (MCP). */
+	structuredContent?: unknown;
+	/** What running the tool itself cost, when it called a model. */
+	usage?: Usage;
 }
 
 export type AgentToolUpdateCallback<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;

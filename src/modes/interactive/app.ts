@@ -3,6 +3,7 @@
 // way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
 import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
+import type { McpSession } from "../../core/mcp/manager.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
 import { endAllProcessGroups } from "../../core/process-groups.ts";
 import type { Extension } from "../../core/extensions/types.ts";
@@ -64,6 +65,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	hiddenThinkingLabel: string | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */
 	host: ExtensionHost | undefined;
+	/** The session's MCP servers (/mcp); undefined with --no-mcp. */
+	mcp: McpSession | undefined;
 	/** The start-up list's resource sections need the session's resources. */
 	resources: Parameters<typeof startupLines>[0]["resources"];
 	private readonly options: AppOptions;

@@ -7,6 +7,7 @@ import type { AutocompleteItem, SourceScope } from "../../core/extensions/types.
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../core/providers/types.ts";
 import type { InteractiveApp } from "./app.ts";
 import { pickDialog, inputDialog } from "./dialogs.ts";
+import { MCP_COMMAND } from "./mcp-command.ts";
 import { SESSION_COMMANDS } from "./session-commands.ts";
 import { currentTheme } from "./theme/styles.ts";
 
@@ -14,7 +15,7 @@ export interface BuiltinCommand {
 	name: string;
 	description: string;
 	run(app: InteractiveApp, args: string): Promise<void> | void;
-	getArgumentCompletions?: (prefix: string) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
+	getArgumentCompletions?: (prefix: string, app: InteractiveApp) => AutocompleteItem[] | null | Promise<AutocompleteItem[] | null>;
 }
 
 /** How completion marks where an extension command comes from (SPEC §9). */
@@ -190,6 +191,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 			else repl.info("No extensions are loaded.");
 		},
 	},
+	MCP_COMMAND,
 	{ name: "quit", description: "Exit", run: (repl) => repl.exit(0) },
 ];
 
@@ -208,6 +210,13 @@ export function commandEntries(app: InteractiveApp): SlashCommand[] {
 	const extension = (app.host?.resolvedCommands() ?? [])
 		.filter((c) => !builtinNames.has(c.invocationName))
 		.map((c) => ({ name: c.invocationName, description: marked(c.sourceInfo.scope, c.description), getArgumentCompletions: c.getArgumentCompletions }));
-	const resources = (app.host?.resources?.commandInfos() ?? []).filter((c) => !builtinNames.has(c.name)).map((c) => ({ name: c.name, description: marked(c.sourceInfo.scope, c.description) }));
-	return [...BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, getArgumentCompletions: c.getArgumentCompletions })), ...extension, ...resources];
+	const resources = [...(app.host?.resources?.commandInfos() ?? []), ...(app.mcp?.commandInfos() ?? [])]
+		.filter((c) => !builtinNames.has(c.name))
+		.map((c) => ({ name: c.name, description: marked(c.sourceInfo.scope, c.description) }));
+	const builtins = BUILTIN_COMMANDS.map((c) => ({
+		name: c.name,
+		description: c.description,
+		getArgumentCompletions: c.getArgumentCompletions ? (prefix: string) => c.getArgumentCompletions!(prefix, app) : undefined,
+	}));
+	return [...builtins, ...extension, ...resources];
 }

@@ -80,8 +80,11 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 			allowNoModel: true,
 			onExtensionError: (report) => reportExtensionError(app, report),
 			onShutdown: () => app.requestShutdown(),
-			onSessionCreated: (s, { host, warnings, resources, registry }) => {
+			// A server that fails or stops is one warning line in the transcript.
+			onMcpNotice: (message) => app.warn(message),
+			onSessionCreated: (s, { host, warnings, resources, registry, mcp }) => {
 				app.host = host;
+				app.mcp = mcp;
 				app.resources = resources;
 				// A resumed session shows where it was; the warnings come after it.
 				if (s.messages.length > 0) app.showSession();

@@ -480,8 +480,10 @@ export const SCENARIOS: Scenario[] = [
 	{
 		name: "trigger-compact.ts",
 		example: "trigger-compact.ts",
-		prompts: ["hi", "/trigger-compact keep names", "again"],
-		turns: [{ text: "hello" }, { text: "Summary: said hello." }, { text: "again" }],
+		// Keep only the last turn, so a three-turn session has something to summarise in both agents.
+		write: { "~agent/settings.json": JSON.stringify({ compaction: { keepRecentTokens: 1 } }) },
+		prompts: ["one", "two", "three", "/trigger-compact keep names"],
+		turns: [{ text: "1" }, { text: "2" }, { text: "3" }, { text: "Summary: counted." }],
 	},
 	{
 		name: "truncated-tool.ts",

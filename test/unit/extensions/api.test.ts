@@ -61,9 +61,15 @@ describe("registration phase", () => {
 		expect([...extension.shortcuts.keys()]).toEqual(["ctrl+alt+p"]);
 	});
 
-	test("on() rejects an unknown event name", () => {
-		const { pi } = setup();
-		expect(() => pi.on("sesion_start" as never, () => {})).toThrow('Unknown event "sesion_start" in pi.on()');
+	test("on() with an unknown event name is a warning with a did-you-mean, not an error", () => {
+		const { pi, extension } = setup();
+		pi.on("sesion_start" as never, () => {});
+		pi.on("sesion_start" as never, () => {});
+		pi.on("quantum_leap" as never, () => {});
+		expect(extension.warnings.map((w) => w.message)).toEqual([
+			'Unknown event "sesion_start" in pi.on() (did you mean "session_start"?): its handler never runs. This agent knows the events of pi 1.6.',
+			'Unknown event "quantum_leap" in pi.on(): its handler never runs. This agent knows the events of pi 1.6.',
+		]);
 	});
 
 	test("every action method throws the load-time message before bind; setModel rejects", async () => {

@@ -228,7 +228,7 @@ describe("AgentSession compaction", () => {
 		session.compaction.hooks = {
 			before: async ({ preparation }) => ({ compaction: { summary: "from hook", firstKeptEntryId: preparation.firstKeptEntryId, tokensBefore: 7 } }),
 			compacted: async (entry, fromExtension) => void seen.push(`compacted ${entry.summary} ${fromExtension}`),
-			failed: async (reason, error) => void seen.push(`failed ${reason} ${error}`),
+			failed: async (info) => void seen.push(`failed ${info.reason} aborted=${info.aborted} fromExtension=${info.fromExtension} ${info.error ?? ""}`.trim()),
 		};
 		await session.compact();
 		expect(stream.contexts).toHaveLength(2);
@@ -240,7 +240,8 @@ describe("AgentSession compaction", () => {
 		await expect(session.compact()).rejects.toThrow('session_before_compact returned an invalid compaction: firstKeptEntryId "nope" is not an entry on the current branch');
 		expect(seen).toEqual([
 			"compacted from hook true",
-			'failed manual session_before_compact returned an invalid compaction: firstKeptEntryId "nope" is not an entry on the current branch',
+			"failed manual aborted=true fromExtension=false",
+			'failed manual aborted=false fromExtension=true session_before_compact returned an invalid compaction: firstKeptEntryId "nope" is not an entry on the current branch',
 		]);
 		expect(events.filter((e) => e.type === "compaction_end").map((e) => [(e as { aborted: boolean }).aborted, (e as { errorMessage?: string }).errorMessage])).toEqual([
 			[false, undefined],
