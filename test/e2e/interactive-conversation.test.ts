@@ -191,13 +191,16 @@ export default function (pi) {
 		await term.waitForAbove(" New session started.");
 		term.submit("/resume");
 		const resume = await term.waitUntil("the resume picker", (p) => p.editor.includes("Resume a session"));
-		expect(resume.editor).toMatch(/→ Demo +\d+s ago · 4 messages/);
+		expect(resume.editor).toMatch(/ → Demo: first question +\d+s ago · 4 messages · [\d.]+ KB/);
 		term.keys("Enter");
 		await term.waitForAbove(" Resumed Demo\n\n › first question\n\n Answer one.\n\n › second question\n\n Answer two.");
 		term.submit("/tree");
 		const tree = await term.waitUntil("the tree picker", (p) => p.editor.includes("Answer two. ← current"));
-		expect(tree.editor).toContain("  user: first question\n  assistant: Answer one.\n  user: second question\n→ assistant: Answer two. ← current");
+		expect(tree.editor).toContain("   • user: first question\n   • assistant: Answer one.\n   • user: second question\n → • assistant: Answer two. ← current");
 		term.keys("Up", "Enter");
+		// Leaving the branch: pi's question whether to summarise it first.
+		await term.waitUntil("the summary question", (p) => p.editor.includes("Summarize branch?"));
+		term.keys("Enter");
 		// Moving to a user message goes to just before it, with its text back in the input.
 		const moved = await term.waitForAbove(" Moved to user: second question\n\n › first question\n\n Answer one.");
 		expect(moved.editor).toBe("second question");

@@ -35,8 +35,9 @@ function eventTypes(records: RpcRecord[]): string[] {
 	return out;
 }
 
+/** The file's text once a whole line is in it (the shell creates the file before it writes). */
 async function waitForFile(path: string): Promise<string> {
-	for (let i = 0; i < 2000 && !existsSync(path); i++) await Bun.sleep(10);
+	for (let i = 0; i < 2000 && !(existsSync(path) && readFileSync(path, "utf8").endsWith("\n")); i++) await Bun.sleep(10);
 	return readFileSync(path, "utf8").trim();
 }
 

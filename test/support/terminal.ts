@@ -77,6 +77,11 @@ export class Terminal implements AsyncDisposable {
 		return r.stdout.toString();
 	}
 
+	/** Any tmux command on this terminal's server (`set-option …`, `show-buffer`); what it printed. */
+	tmuxCommand(...args: string[]): string {
+		return this.tmux(args);
+	}
+
 	/** The visible screen. */
 	screen(): string {
 		return tidy(this.tmux(["capture-pane", "-p", "-J"]));

@@ -36,8 +36,11 @@ import type {
 	SendUserMessageOptions,
 	SlashCommandInfo,
 	ToolInfo,
+	TreeNavigationOptions,
 	VirtualModelConfig,
 } from "./types.ts";
+import type { SessionBeforeTreeResult } from "./event-types.ts";
+import type { SessionEntry } from "../session/session-entries.ts";
 import { createNoopUI } from "./ui-noop.ts";
 import { dispatchBeforeAgentStart } from "./agent-start.ts";
 import { ExtensionRenderers } from "./renderers.ts";
@@ -886,9 +889,10 @@ export class ExtensionHost {
 				if (!result.cancelled) await withSession(options.withSession);
 				return result;
 			},
-			navigateTree: async (targetId: string) => {
+			navigateTree: async (targetId: string, options?: TreeNavigationOptions) => {
 				check();
-				return host.navigateTree(targetId);
+				const { cancelled } = await host.navigateTree(targetId, options);
+				return { cancelled };
 			},
 			reload: async () => {
 				check();
@@ -946,23 +950,60 @@ export class ExtensionHost {
 		return false;
 	}
 
-	private async navigateTree(targetId: string): Promise<{ cancelled: boolean }> {
+	/**
+	 * Move the leaf to `targetId` (/tree, ctx.navigateTree). With `summarize`, the branch being left
+	 * (the old path below the entry both paths share) is summarised — by a session_before_tree handler's
+	 * `summary`, or by the model — into a branch_summary entry at the new point.
+	 */
+	async navigateTree(targetId: string, options: TreeNavigationOptions = {}): Promise<{ cancelled: boolean; aborted?: boolean; summaryEntry?: SessionEntry }> {
 		const sm = this.session.session;
 		if (!sm.getEntry(targetId)) throw new Error(`No entry with id ${targetId} in this session.`);
 		const oldLeafId = sm.getLeafId();
-		const r = await this.runner.first<{ cancel?: boolean }>(
-			"session_before_tree",
-			{
-				preparation: { targetId, oldLeafId, commonAncestorId: null, entriesToSummarize: [], userWantsSummary: false },
-				signal: new AbortController().signal,
-			},
-			(x) => (x.cancel ? "stop" : "keep"),
+		const oldPath = oldLeafId ? sm.getBranch(oldLeafId) : [];
+		const targetPath = new Set(sm.getBranch(targetId).map((e) => e.id));
+		const common = [...oldPath].reverse().find((e) => targetPath.has(e.id));
+		const entriesToSummarize = oldPath.slice(common ? oldPath.indexOf(common) + 1 : 0);
+		const controller = new AbortController();
+		const preparation = {
+			targetId,
+			oldLeafId,
+			commonAncestorId: common?.id ?? null,
+			entriesToSummarize,
+			userWantsSummary: options.summarize === true,
+			...(options.customInstructions !== undefined ? { customInstructions: options.customInstructions } : {}),
+			...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
+			...(options.label !== undefined ? { label: options.label } : {}),
+		};
+		const r = await this.runner.first<SessionBeforeTreeResult>("session_before_tree", { preparation, signal: options.signal ?? controller.signal }, (x) =>
+			x.cancel || x.summary ? "stop" : "keep",
 		);
 		if (r?.cancel) return { cancelled: true };
+		let summary = preparation.userWantsSummary ? r?.summary : undefined;
+		const fromExtension = summary !== undefined;
+		if (preparation.userWantsSummary && !summary && entriesToSummarize.some((e) => e.type === "message")) {
+			try {
+				const text = await this.session.compaction.summarizeBranch(entriesToSummarize, {
+					customInstructions: r?.customInstructions ?? options.customInstructions,
+					replaceInstructions: r?.replaceInstructions ?? options.replaceInstructions,
+					signal: options.signal,
+				});
+				summary = { summary: text };
+			} catch (error) {
+				if ((error as { cancelled?: boolean }).cancelled || options.signal?.aborted) return { cancelled: false, aborted: true };
+				throw error;
+			}
+		}
 		sm.branch(targetId);
+		let summaryEntry: SessionEntry | undefined;
+		if (summary && oldLeafId) {
+			sm.appendBranchSummary(oldLeafId, summary.summary, summary.details, fromExtension || undefined);
+			summaryEntry = sm.getLeafEntry();
+		}
+		const label = r?.label ?? options.label;
+		if (label) sm.appendLabelChange(targetId, label);
 		this.session.rebuildFromSession();
-		await this.runner.emit("session_tree", { newLeafId: sm.getLeafId(), oldLeafId });
-		return { cancelled: false };
+		await this.runner.emit("session_tree", { newLeafId: sm.getLeafId(), oldLeafId, ...(summaryEntry ? { summaryEntry, fromExtension } : {}) });
+		return { cancelled: false, ...(summaryEntry ? { summaryEntry } : {}) };
 	}
 
 	/**

@@ -75,7 +75,8 @@ export interface ExtensionUIContext {
 	setEditorComponent(factory: ((...args: unknown[]) => unknown) | undefined): void;
 	getEditorComponent(): unknown;
 	readonly theme: Theme;
-	getAllThemes(): Theme[];
+	/** Every theme by name, with the file it came from (undefined for built-in ones). */
+	getAllThemes(): { name: string; path: string | undefined }[];
 	getTheme(name: string): Theme | undefined;
 	setTheme(theme: string | Theme): { success: boolean; error?: string };
 	getToolsExpanded(): boolean;
@@ -154,6 +155,15 @@ export interface ReplacedSessionContext extends ExtensionCommandContext {
 	sendUserMessage(content: string | (TextContent | ImageContent)[], options?: SendUserMessageOptions): Promise<void>;
 }
 
+/** How to move in the session tree (pi 1.6's navigateTree options); `signal` stops a summary being written. */
+export interface TreeNavigationOptions {
+	summarize?: boolean;
+	customInstructions?: string;
+	replaceInstructions?: boolean;
+	label?: string;
+	signal?: AbortSignal;
+}
+
 export interface ExtensionCommandContext extends ExtensionContext {
 	waitForIdle(): Promise<void>;
 	newSession(options?: {
@@ -162,10 +172,7 @@ export interface ExtensionCommandContext extends ExtensionContext {
 		withSession?: (ctx: ReplacedSessionContext) => Promise<void>;
 	}): Promise<{ cancelled: boolean }>;
 	fork(entryId: string, options?: { position?: "before" | "at"; withSession?: (ctx: ReplacedSessionContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
-	navigateTree(
-		targetId: string,
-		options?: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string },
-	): Promise<{ cancelled: boolean }>;
+	navigateTree(targetId: string, options?: TreeNavigationOptions): Promise<{ cancelled: boolean }>;
 	switchSession(sessionPath: string, options?: { withSession?: (ctx: ReplacedSessionContext) => Promise<void> }): Promise<{ cancelled: boolean }>;
 	reload(): Promise<void>;
 	getSystemPromptOptions(): BuildSystemPromptOptions;

@@ -1,6 +1,6 @@
 // What an untrusted project would load (SPEC §4): one list of {kind, path, declaredBy} items that
 // the trust prompt shows and the `Skipped …` line counts. Built-in kinds are extensions, skills,
-// prompt templates and settings; other inputs (packages, MCP servers) register their own collector.
+// prompt templates, themes and settings; other inputs (packages, MCP servers) register their own collector.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { APP_NAME, getProjectConfigDir } from "../../config.ts";
@@ -55,10 +55,11 @@ registerGatedInputs({ kind: "skills", noun: ["skills", "skills"], counted: false
 registerGatedInputs({ kind: "prompts", noun: ["prompt templates", "prompt templates"], counted: false, heading: STEER, settingsKeys: ["prompts"] }, (c) =>
 	resourceInputs(c, "prompts"),
 );
+registerGatedInputs({ kind: "themes", noun: ["themes", "themes"], counted: false, heading: "Project themes that would apply", settingsKeys: ["themes"] }, (c) => resourceInputs(c, "themes"));
 registerGatedInputs({ kind: "settings", noun: ["settings", "settings"], counted: false, heading: "Project settings that would apply" });
 
-/** `.agent/skills` (or prompts) when present, and the paths settings.json lists under the same key. */
-function resourceInputs(context: GatedInputContext, key: "skills" | "prompts"): GatedInput[] {
+/** `.agent/skills` (or prompts, themes) when present, and the paths settings.json lists under the same key. */
+function resourceInputs(context: GatedInputContext, key: "skills" | "prompts" | "themes"): GatedInput[] {
 	const out: GatedInput[] = [];
 	const folder = join(context.configDir, key);
 	if (existsSync(folder)) out.push({ kind: key, path: folder, declaredBy: context.configDir });

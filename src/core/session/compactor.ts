@@ -8,6 +8,7 @@ import {
 	compactionLimits,
 	estimateContextTokens,
 	prepareCompaction,
+	serializeConversation,
 	shouldCompact,
 	SUMMARY_SYSTEM_PROMPT,
 	summaryPrompt,
@@ -176,6 +177,39 @@ export class SessionCompactor {
 			runSignal?.removeEventListener("abort", onRunAbort);
 			if (this.controller === controller) this.controller = undefined;
 		}
+	}
+
+	/**
+	 * Notes on a branch the user is leaving (/tree): what was tried there and what came of it,
+	 * written by the current model (no tools). `replaceInstructions` uses `customInstructions` as
+	 * the whole request instead of adding them to ours.
+	 */
+	async summarizeBranch(entries: readonly SessionEntry[], options: { customInstructions?: string; replaceInstructions?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+		const model = this.source.model;
+		if (!model) throw new CompactionError("No model selected to write the branch summary.");
+		const messages = entries.flatMap((e) => (e.type === "message" ? [e.message as AgentMessage] : []));
+		const custom = options.customInstructions?.trim();
+		const ask = options.replaceInstructions && custom
+			? custom
+			: [
+					"The user left the conversation above to try another way from an earlier point. Write a short summary of this abandoned branch for the assistant that carries on: what was tried, what was found or changed (exact files, names, errors), and why it may have been left.",
+					...(custom ? [`The user asks you to focus on this: ${custom}`] : []),
+				].join("\n\n");
+		const context: Context = {
+			systemPrompt: SUMMARY_SYSTEM_PROMPT,
+			messages: [{ role: "user", content: `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${ask}`, timestamp: Date.now() }],
+			tools: [],
+		};
+		const answer = await this.source.complete(model, context, { maxTokens: Math.min(model.maxTokens || 4096, 4096), signal: options.signal });
+		if (answer.stopReason === "aborted" || options.signal?.aborted) throw new CompactionError("Branch summary cancelled", true);
+		if (answer.stopReason === "error") throw new CompactionError(answer.errorMessage ?? "the branch summary request failed");
+		const text = answer.content
+			.filter((c) => c.type === "text")
+			.map((c) => (c as { text: string }).text)
+			.join("\n")
+			.trim();
+		if (!text) throw new CompactionError("the model returned an empty branch summary");
+		return text;
 	}
 
 	/** Ask the current model for the summary (no tools, no thinking). */

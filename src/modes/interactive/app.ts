@@ -18,9 +18,11 @@ import { FooterData, FooterView, type FooterFigures } from "./footer.ts";
 import { HeaderView } from "./header.ts";
 import { createKeybindings, keyText } from "./keybindings.ts";
 import { Layout } from "./layout.ts";
+import { cycleModel } from "./model-picker.ts";
 import { startupIssues, startupLines } from "./startup.ts";
 import type { StartupIssue } from "./startup-list.ts";
-import { currentTheme } from "./theme/styles.ts";
+import { currentTheme, onThemeChange } from "./theme/styles.ts";
+import { ThemeRegistry } from "./theme/themes.ts";
 import { LinesBlock } from "./transcript/block.ts";
 import { Conversation, Transcript } from "./transcript/conversation.ts";
 import type { ViewContext } from "./transcript/view-context.ts";
@@ -43,6 +45,8 @@ export interface AppOptions {
 	quiet: boolean;
 	/** Default: the process's terminal. */
 	terminal?: Terminal;
+	/** Whether the project folder is trusted (its `.agent/themes` load only then). */
+	projectTrusted?: boolean;
 }
 
 export class InteractiveApp implements ViewContext, DialogHost {
@@ -59,10 +63,13 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly header: HeaderView;
 	readonly sections: HeaderView;
 	readonly ui: UiBridge;
+	readonly themes: ThemeRegistry;
 	/** What extensions registered for drawing, over the extensions of the moment. */
 	readonly renderers = new ExtensionRenderers(() => this.extensions());
 	expanded: boolean;
 	hiddenThinkingLabel: string | undefined;
+	/** What Escape stops while a built-in command works (a branch summary being written). */
+	escapeHandler: (() => void) | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */
 	host: ExtensionHost | undefined;
 	/** The session's MCP servers (/mcp); undefined with --no-mcp. */
@@ -122,6 +129,12 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		Layout.fill(this.layout.sections, this.sections);
 		Layout.fill(this.layout.footer, this.footer);
 		this.ui = new UiBridge(this);
+		this.themes = new ThemeRegistry({ cwd: this.cwd, projectTrusted: options.projectTrusted ?? false });
+		// A new theme recolours everything on the screen, not just what is drawn next.
+		onThemeChange(() => {
+			this.tui.invalidate();
+			this.tui.requestRender(true);
+		});
 		this.editor.setAutocompleteProvider(new AppAutocomplete(this.cwd, () => commandEntries(this)));
 	}
 
@@ -252,6 +265,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.suspend": () => suspend(this),
 			"app.thinking.cycle": () => this.cycleThinking(),
 			"app.model.select": () => void this.guard(() => builtinCommand("model")!.run(this, "")),
+			"app.model.cycleForward": () => void this.guard(() => cycleModel(this, 1)),
+			"app.model.cycleBackward": () => void this.guard(() => cycleModel(this, -1)),
 			"app.editor.external": () =>
 				void this.guard(async () => {
 					const text = await this.externalEditor(this.editor.getText());
@@ -276,9 +291,10 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		}, DOUBLE_PRESS_MS).unref();
 	}
 
-	/** Escape: stop the run, or the `!cmd`. */
+	/** Escape: stop what a command is doing (a branch summary), the run, or the `!cmd`. */
 	interrupt(): void {
-		if (this.host?.session.isStreaming) void this.host.session.abort();
+		if (this.escapeHandler) this.escapeHandler();
+		else if (this.host?.session.isStreaming) void this.host.session.abort();
 		else if (this.bash) this.bash.abort();
 	}
 

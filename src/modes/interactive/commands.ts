@@ -4,10 +4,12 @@
 import type { SlashCommand } from "@earendil-works/pi-tui";
 import { tildify } from "../../config.ts";
 import type { AutocompleteItem, SourceScope } from "../../core/extensions/types.ts";
-import { THINKING_LEVELS, type Model, type ThinkingLevel } from "../../core/providers/types.ts";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../core/providers/types.ts";
 import type { InteractiveApp } from "./app.ts";
 import { pickDialog, inputDialog } from "./dialogs.ts";
+import { INFO_COMMANDS } from "./info-commands.ts";
 import { MCP_COMMAND } from "./mcp-command.ts";
+import { chooseModel } from "./model-picker.ts";
 import { SESSION_COMMANDS } from "./session-commands.ts";
 import { currentTheme } from "./theme/styles.ts";
 
@@ -27,32 +29,6 @@ function session(repl: Repl) {
 	const host = repl.host;
 	if (!host) throw new Error("The session is not ready yet.");
 	return host;
-}
-
-async function chooseModel(repl: Repl, search: string): Promise<void> {
-	const host = session(repl);
-	const q = search.toLowerCase();
-	const models = host.registry.getAvailable().filter((m) => !q || `${m.provider}/${m.id} ${m.name}`.toLowerCase().includes(q));
-	if (models.length === 0) {
-		repl.error(search ? `No available model matches "${search}".` : "No models available: configure a provider first (see the warning at start-up).");
-		return;
-	}
-	const current = host.session.model;
-	const picked: Model | undefined =
-		models.length === 1 && search
-			? models[0]
-			: await pickDialog(
-					repl,
-					"Select a model",
-					models.map((m) => ({ value: m, label: `${m.provider}/${m.id}`, description: m === current ? "current" : m.name !== m.id ? m.name : undefined })),
-					{ initial: models.find((m) => m === current) },
-				);
-	if (!picked) return;
-	if (await host.setModel(picked, "set")) {
-		repl.info(`Model: ${picked.provider}/${picked.id}`);
-		repl.refreshFooter();
-	}
-	else repl.error(`No API key for provider "${picked.provider}".`);
 }
 
 async function chooseThinking(repl: Repl, arg: string): Promise<void> {
@@ -191,6 +167,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 			else repl.info("No extensions are loaded.");
 		},
 	},
+	...INFO_COMMANDS,
 	MCP_COMMAND,
 	{ name: "quit", description: "Exit", run: (repl) => repl.exit(0) },
 ];

@@ -15,6 +15,7 @@ import { writeStdout } from "../../stdio.ts";
 import { InteractiveApp } from "./app.ts";
 import type { StartupIssue } from "./startup-list.ts";
 import { guardTerminal } from "./terminal-guard.ts";
+import { readThemeSetting, ThemeRegistry } from "./theme/themes.ts";
 import { createUiContext } from "./ui-bridge.ts";
 
 export interface InteractiveModeOptions {
@@ -57,6 +58,15 @@ function captureConsole(app: InteractiveApp): () => void {
 	return () => Object.assign(console, saved);
 }
 
+/** The `theme` setting applied before the first frame; problems with theme files come back as warnings. */
+function applyThemeSetting(app: InteractiveApp, cwd: string, projectTrusted: boolean): string[] {
+	const name = readThemeSetting(cwd, projectTrusted, readSettingsFile);
+	// Theme folders are read only when there are any (or a setting names a theme that is not built in).
+	if (!ThemeRegistry.hasFiles({ cwd, projectTrusted }) && (!name || name === "dark")) return [];
+	const failed = app.themes.applySetting(name);
+	return failed ? [...app.themes.issues.filter((i) => !failed.startsWith(i)), failed] : [...app.themes.issues];
+}
+
 export async function runInteractiveMode(options: InteractiveModeOptions): Promise<number> {
 	const cwd = resolve(options.session.cwd ?? process.cwd());
 	const extensions = options.session.extensions?.loaded?.extensions ?? [];
@@ -66,7 +76,9 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 		startupIssues: options.issues ?? [],
 		extensions,
 		quiet: !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false),
+		projectTrusted: options.session.extensions?.projectTrusted ?? false,
 	});
+	const themeWarnings = applyThemeSetting(app, cwd, options.session.extensions?.projectTrusted ?? false);
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);
@@ -91,6 +103,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 				const [noModel, ...howTo] = noModelMessage(registry).split("\n");
 				for (const w of warnings) app.conversation.notice(w === noModel && !s.model ? [w, ...howTo].join("\n") : w, "warning");
 				if (!s.model && !warnings.includes(noModel!)) app.info("Pick a model with /model.");
+				for (const w of themeWarnings) app.warn(w);
 				app.start();
 				mark("interactive ready");
 			},

@@ -7,8 +7,9 @@ import type { InteractiveApp } from "./app.ts";
 import { confirmDialog, editorDialog, inputDialog, selectDialog } from "./dialogs.ts";
 import type { EditorFactory } from "./editor-bridge.ts";
 import { Layout } from "./layout.ts";
-import { currentTheme, DARK_THEME_JSON } from "./theme/styles.ts";
-import type { Theme } from "./theme/theme.ts";
+import { currentTheme } from "./theme/styles.ts";
+import { Theme } from "./theme/theme.ts";
+import { saveThemeSetting } from "./theme/themes.ts";
 
 type Disposable = Component & { dispose?(): void };
 type WidgetFactory = (tui: TUI, theme: Theme) => Disposable;
@@ -187,11 +188,13 @@ export function createUiContext(app: InteractiveApp, bridge: UiBridge): Extensio
 		get theme() {
 			return currentTheme() as unknown as ThemeShape;
 		},
-		getAllThemes: () => [{ name: DARK_THEME_JSON.name, path: undefined }],
-		getTheme: (name: string) => (name === currentTheme().name ? (currentTheme() as unknown as ThemeShape) : undefined),
+		getAllThemes: () => app.themes.getAllThemes(),
+		getTheme: (name: string) => app.themes.getTheme(name) as unknown as ThemeShape | undefined,
 		setTheme: (theme: string | ThemeShape) => {
-			const name = typeof theme === "string" ? theme : theme.name;
-			return name === currentTheme().name ? { success: true } : { success: false, error: `Theme "${name}" not found` };
+			const result = app.themes.setTheme(theme as string | Theme);
+			// A theme chosen by name is remembered, as pi does; a Theme object is for this run.
+			if (result.success && typeof theme === "string") saveThemeSetting(theme).catch((error: Error) => app.warn(error.message));
+			return result;
 		},
 		getToolsExpanded: () => app.expanded,
 		setToolsExpanded: (expanded: boolean) => app.setExpanded(expanded),

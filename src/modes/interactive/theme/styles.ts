@@ -3,6 +3,7 @@
 // use when called; a theme change (tui2's setTheme) notifies listeners so the screen is redrawn.
 import type { EditorTheme, MarkdownTheme, SelectListTheme, SettingsListTheme } from "@earendil-works/pi-tui";
 import dark from "./dark.json" with { type: "json" };
+import light from "./light.json" with { type: "json" };
 import { highlightCode } from "./highlight.ts";
 import { Theme, type ThemeJson } from "./theme.ts";
 
@@ -11,6 +12,8 @@ const listeners = new Set<() => void>();
 
 /** The built-in dark theme, in pi's theme JSON format. */
 export const DARK_THEME_JSON = dark as ThemeJson;
+/** The built-in light theme. */
+export const LIGHT_THEME_JSON = light as ThemeJson;
 
 export function currentTheme(): Theme {
 	return (active ??= new Theme(DARK_THEME_JSON));
@@ -28,7 +31,25 @@ export function onThemeChange(listener: () => void): () => void {
 	return () => void listeners.delete(listener);
 }
 
-export function getMarkdownTheme(theme: Theme = currentTheme()): MarkdownTheme {
+/** A theme argument, or the theme in use at each call (so a setTheme recolours what was built before). */
+function themeOf(given: Theme | undefined): Theme {
+	return given ?? currentTheme();
+}
+
+/** The given theme, or a stand-in that forwards each call to the theme in use at that moment. */
+function live(given: Theme | undefined): Theme {
+	if (given) return given;
+	return new Proxy({} as Theme, {
+		get(_target, key) {
+			const theme = themeOf(undefined);
+			const value = Reflect.get(theme, key, theme);
+			return typeof value === "function" ? value.bind(theme) : value;
+		},
+	});
+}
+
+export function getMarkdownTheme(given?: Theme): MarkdownTheme {
+	const theme = live(given);
 	return {
 		heading: (t) => theme.bold(theme.fg("mdHeading", t)),
 		link: (t) => theme.underline(theme.fg("mdLink", t)),
@@ -48,7 +69,8 @@ export function getMarkdownTheme(theme: Theme = currentTheme()): MarkdownTheme {
 	};
 }
 
-export function getSelectListTheme(theme: Theme = currentTheme()): SelectListTheme {
+export function getSelectListTheme(given?: Theme): SelectListTheme {
+	const theme = live(given);
 	return {
 		selectedPrefix: (t) => theme.fg("accent", t),
 		selectedText: (t) => theme.fg("accent", t),
@@ -58,7 +80,8 @@ export function getSelectListTheme(theme: Theme = currentTheme()): SelectListThe
 	};
 }
 
-export function getSettingsListTheme(theme: Theme = currentTheme()): SettingsListTheme {
+export function getSettingsListTheme(given?: Theme): SettingsListTheme {
+	const theme = live(given);
 	return {
 		label: (t, selected) => (selected ? theme.fg("accent", t) : t),
 		value: (t, selected) => (selected ? theme.bold(theme.fg("accent", t)) : theme.fg("muted", t)),
@@ -68,6 +91,7 @@ export function getSettingsListTheme(theme: Theme = currentTheme()): SettingsLis
 	};
 }
 
-export function getEditorTheme(theme: Theme = currentTheme()): EditorTheme {
-	return { borderColor: (t) => theme.fg("borderMuted", t), selectList: getSelectListTheme(theme) };
+export function getEditorTheme(given?: Theme): EditorTheme {
+	const theme = live(given);
+	return { borderColor: (t) => theme.fg("borderMuted", t), selectList: getSelectListTheme(given) };
 }

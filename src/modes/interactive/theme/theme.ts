@@ -73,6 +73,24 @@ const SGR = {
 
 const wrap = ([open, close]: readonly [string, string], text: string) => `${open}${text}${close}`;
 
+export interface ThemeOptions {
+	name?: string;
+	sourcePath?: string;
+	appearance?: "dark" | "light";
+}
+
+/** What `theme.style()` applies: a token (or colour) for each slot, and text attributes. */
+export interface ThemeStyle {
+	fg?: string;
+	bg?: string;
+	bold?: boolean;
+	dim?: boolean;
+	italic?: boolean;
+	underline?: boolean;
+	inverse?: boolean;
+	strikethrough?: boolean;
+}
+
 export class Theme {
 	readonly name: string;
 	readonly sourcePath: string | undefined;
@@ -81,10 +99,22 @@ export class Theme {
 	private readonly fgCodes = new Map<string, string>();
 	private readonly bgCodes = new Map<string, string>();
 
-	constructor(json: ThemeJson, mode: ColorMode = detectColorMode(), options: { sourcePath?: string } = {}) {
+	/**
+	 * From a theme document (`new Theme(json, mode?)`), or pi 1.6's way: foreground and background
+	 * token values, the colour mode and `{ name, sourcePath, appearance }`.
+	 */
+	constructor(json: ThemeJson, mode?: ColorMode, options?: ThemeOptions);
+	constructor(fgColors: Record<string, string | number>, bgColors: Record<string, string | number>, mode: ColorMode, options?: ThemeOptions);
+	constructor(first: ThemeJson | Record<string, string | number>, second?: ColorMode | Record<string, string | number>, third?: ColorMode | ThemeOptions, fourth?: ThemeOptions) {
+		const piForm = typeof second === "object";
+		const options = ((piForm ? fourth : third) ?? {}) as ThemeOptions;
+		const json: ThemeJson = piForm
+			? { name: options.name ?? "custom", appearance: options.appearance, colors: { ...(first as Record<string, string | number>), ...second } }
+			: (first as ThemeJson);
+		const mode = ((piForm ? third : second) as ColorMode | undefined) ?? detectColorMode();
 		this.name = json.name;
 		this.sourcePath = options.sourcePath;
-		this.appearance = json.appearance ?? "dark";
+		this.appearance = json.appearance ?? options.appearance ?? "dark";
 		this.mode = mode;
 		this.json = json;
 		// Every token must resolve (a bad theme fails here, naming the colour); codes come on first use.
@@ -92,6 +122,11 @@ export class Theme {
 	}
 
 	private readonly json: ThemeJson;
+
+	/** A token's value with the vars followed (`#rrggbb`, `okhsl(…)`, an index, or "" for the terminal's default). */
+	resolved(token: string): string | number {
+		return this.value(token);
+	}
 
 	private value(token: string): string | number {
 		let raw = this.json.colors[token];
@@ -125,6 +160,15 @@ export class Theme {
 	bg(color: ThemeBg | string, text: string): string {
 		const open = this.code(color, true);
 		return open ? `${open}${text}\x1b[49m` : text;
+	}
+
+	/** Text with a foreground token, a background token and attributes at once (pi 1.6's `style`). */
+	style(text: string, style: ThemeStyle): string {
+		let out = text;
+		for (const attr of ["bold", "dim", "italic", "underline", "inverse", "strikethrough"] as const) if (style[attr]) out = wrap(SGR[attr], out);
+		if (style.fg) out = this.fg(style.fg, out);
+		if (style.bg) out = this.bg(style.bg, out);
+		return out;
 	}
 
 	bold(text: string): string {
