@@ -2,7 +2,7 @@
 // when there is an error: picocolors probes the terminal on import, which costs start-up time.
 import pc from "picocolors";
 import { ArgsError } from "./args.ts";
-import { UserError } from "../core/errors.ts";
+import { UserError, withoutSourceExcerpt } from "../core/errors.ts";
 
 export function formatError(error: unknown): string {
 	if (error instanceof ArgsError) return `${pc.red(`Error: ${error.message}`)}`;
@@ -15,7 +15,7 @@ export function formatError(error: unknown): string {
 		return pc.red(`Error: Cannot use ${sys.path}: ${reason || sys.code} (${sys.code})`);
 	}
 	const err = error instanceof Error ? error : new Error(String(error));
-	return `${pc.red(`Internal error: ${err.message}`)}\n${pc.dim(err.stack ?? "")}`;
+	return `${pc.red(`Internal error: ${withoutSourceExcerpt(err.message)}`)}\n${pc.dim(err.stack ?? "")}`;
 }
 
 export function exitCodeFor(error: unknown): number {

@@ -12,3 +12,11 @@ export class UserError extends Error {
 		this.name = "UserError";
 	}
 }
+
+/**
+ * Bun quotes the minified source of the expression that failed in a TypeError ("x.map is not a
+ * function. (In 'l.map(…)', 'l.map' is undefined)", "… (evaluating 'l.x')"); users get the first part only.
+ */
+export function withoutSourceExcerpt(message: string): string {
+	return message.replace(/\.? \(In '[\s\S]*\)$/, "").replace(/ \(evaluating '[\s\S]*'\)$/, "");
+}

@@ -3,6 +3,7 @@
 import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
+import { withoutSourceExcerpt } from "../core/errors.ts";
 import { extensionExitRequest, onExtensionExit } from "../core/exit-guard.ts";
 import { onTerminationSignals } from "../core/process-groups.ts";
 import { formatDuration } from "../core/providers/request-timeouts.ts";
@@ -47,7 +48,7 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 			// Runs extensions started without waiting (a command's sendUserMessage) finish first.
 			await host.waitForIdle();
 			if (result.kind === "error") {
-				writeStderr(`Error: ${result.message}\n`);
+				writeStderr(`Error: ${withoutSourceExcerpt(result.message)}\n`);
 				return 1;
 			}
 			// A command or a handled input leaves no new answer; the next prompt still goes.

@@ -4,6 +4,7 @@ import { appendFileSync, closeSync, fstatSync, mkdirSync, readSync } from "node:
 import { join } from "node:path";
 import { getSessionsDir } from "../../config.ts";
 import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader.ts";
+import { entryShapeProblem } from "./entry-shape.ts";
 import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
@@ -150,6 +151,7 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 
 	const entries: SessionEntry[] = [];
 	const byId = new Map<string, SessionEntry>();
+	const skippedParents = new Map<string, string | null>();
 	for (const r of raw) {
 		const e = r.value;
 		if (typeof e.id !== "string" || e.id === "") {
@@ -162,11 +164,15 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 			if (text.slice(first.start, first.end) !== text.slice(r.start, r.end)) warn(r.line, `skipped an entry whose id ${e.id} repeats line ${first.line}`);
 			continue;
 		}
-		if (e.type === "message" && (typeof e.message !== "object" || e.message === null || typeof (e.message as { role?: unknown }).role !== "string")) {
-			warn(r.line, "skipped a message entry without a message");
+		if (typeof e.parentId !== "string") e.parentId = null;
+		// Children of a skipped entry hang from its parent instead, so the rest of the branch resumes.
+		while (typeof e.parentId === "string" && skippedParents.has(e.parentId)) e.parentId = skippedParents.get(e.parentId)!;
+		const problem = entryShapeProblem(e);
+		if (problem) {
+			warn(r.line, `skipped a "${String(e.type)}" entry of an unexpected shape: ${problem}`);
+			skippedParents.set(e.id, e.parentId as string | null);
 			continue;
 		}
-		if (typeof e.parentId !== "string") e.parentId = null;
 		byId.set(e.id, e as unknown as SessionEntry);
 		entries.push(e as unknown as SessionEntry);
 	}
