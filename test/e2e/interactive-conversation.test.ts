@@ -135,7 +135,7 @@ export default function (pi) {
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.ready();
 		term.submit("start");
-		await term.waitFor("(escape to interrupt)");
+		await term.waitFor(/\n── \S+ Working ─+\n/);
 		term.submit("also this");
 		term.type("and later that");
 		term.keys("M-Enter");

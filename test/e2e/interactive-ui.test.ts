@@ -280,7 +280,8 @@ describe.skipIf(!hasTmux)("interactive extension UI: input and the working line"
 		await term.waitForEditor("pasted\ntwo lines");
 		term.keys("C-u", "BSpace", "C-u");
 		term.submit("think");
-		await term.waitUntil("the working message", (p) => p.above.endsWith("Crunching numbers (escape to interrupt)"));
+		// pi draws the working status in the editor's top border.
+		await term.waitUntil("the working message", (_p, screen) => /\n── \S+ Crunching numbers ─+\n/.test(screen));
 		release();
 		const done = await term.waitForAbove(" Done thinking.");
 		expect(done.above).toContain(" ∴ Pondering (1 line, ctrl+o to expand)");

@@ -44,15 +44,17 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 				"   - an API key in the environment: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY or DEEPSEEK_API_KEY",
 			].join("\n"),
 		);
+		// Step 3: ctrl+o expands the list in place, grouped by source (and says so, as pi 1.6 does).
+		term.keys("C-o");
+		const expanded = await term.waitUntil("the expanded list", (p) => p.above.includes(`[Extensions]\n  path\n    ${hello}\n`));
+		expect(expanded.above).toEndWith(' Then "agent --list-models" shows the models you can use.\n\n Tool output: expanded');
+		// Step 4: /hello completes with its source marker; Enter runs it and its notify line shows
+		// (taking the place of the status line just before it, as pi's back-to-back statuses do).
 		term.type("/hello");
 		await term.waitForEditor("/hello");
 		await term.waitForBelow("→ hello       [t] Say hello from a book extension\n");
 		term.keys("Enter");
 		await term.waitForAbove(' Then "agent --list-models" shows the models you can use.\n\n Hello from /tmp/hello.ts!');
-		// ctrl+o expands the list in place, grouped by source.
-		term.keys("C-o");
-		const expanded = await term.waitUntil("the expanded list", (p) => p.above.includes(`[Extensions]\n  path\n    ${hello}\n`));
-		expect(expanded.above).toEndWith(" Hello from /tmp/hello.ts!");
 		term.keys("C-c", "C-c");
 		// Nothing was said to a model, so there is no session to resume.
 		expect(await term.waitFor("EXIT=")).not.toContain("To resume");
@@ -198,6 +200,9 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 		term.submit("!forbidden");
 		const after = await term.waitForAbove(" Error: not allowed");
 		expect(after.above).toContain(` Extension "${ext}" error: not allowed`);
+		// Each run is drawn once (its message joining the session does not draw it again).
+		expect(after.above.split("$ echo hi").length).toBe(2);
+		expect(after.above.split("$ fake").length).toBe(2);
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

@@ -3,21 +3,11 @@
 // in the TUI through tmux: overlays, a game, a modal editor, header, footer, border status,
 // widgets, a timed dialog, message and entry renderers — each behaving as it does in pi 1.6.
 import { describe, expect, test } from "bun:test";
-import { cpSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
-import type { TempWorld } from "../support/agent.ts";
+import { example } from "../support/pi-examples/copy.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
 
 const TIMEOUT = 30_000;
-const EXAMPLES = resolve(import.meta.dir, "../../node_modules/@earendil-works/pi-coding-agent/examples/extensions");
-
-/** Copy one of pi's examples into the world; its path as `-e` takes it. */
-function example(world: TempWorld, name: string): string {
-	const to = join(world.root, "examples", basename(name));
-	cpSync(join(EXAMPLES, name), to, { recursive: true });
-	return to;
-}
 
 describe.skipIf(!hasTmux)("pi 1.6 example extensions in the TUI", () => {
 	test("overlay-test.ts: a floating overlay with inline inputs takes keys and resolves", async () => {

@@ -14,7 +14,7 @@ export interface ScreenParts {
 }
 
 /** An editor border: a full line of `─` (maybe with a "↑ 3 more" in it). */
-const BORDER = /^─{8,}(?: [↑↓] \d+ more ─*)?$/;
+const BORDER = /^(?:─{8,}|── \S.* ─{3,})(?: [↑↓] \d+ more ─*)?$/;
 
 /** Split text at the last editor on it (the last two border lines); no editor: all of it is `above`. */
 export function splitAtEditor(text: string): ScreenParts {

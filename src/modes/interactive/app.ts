@@ -2,6 +2,8 @@
 // host.submit → extension command, input event, prompt), Escape, ctrl+c, ctrl+o, and the orderly
 // way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
 import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
+import { basename } from "node:path";
+import { APP_NAME } from "../../config.ts";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
 import type { McpSession } from "../../core/mcp/manager.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
@@ -107,6 +109,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			submit: (text, followUp) => void this.submit(text, followUp),
 			actions: this.actions(),
 			extensions: () => this.extensions(),
+			editorChanged: () => this.working.editorChanged(),
 			runShortcut: (shortcut) => {
 				if (!this.host) return;
 				const ctx = this.host.createContext();
@@ -120,7 +123,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			},
 		});
 		this.layout = new Layout(this.tui, transcript, this.editor.defaultEditor);
-		this.working = new WorkingIndicator(this.tui, this.layout.working);
+		this.working = new WorkingIndicator(this.tui, this.layout.working, () => this.layout.editorSlot.editorComponent);
 		this.footerData = new FooterData(this.cwd);
 		this.footer = new FooterView(this.footerData, () => this.footerFigures());
 		this.header = new HeaderView((expanded) => this.startupList(expanded).slice(0, this.headerLines), this.expanded);
@@ -160,8 +163,9 @@ export class InteractiveApp implements ViewContext, DialogHost {
 
 	// ---- output ----------------------------------------------------------------------------------
 
+	/** A status line; back-to-back ones replace each other. */
 	info(message: string): void {
-		this.conversation.notice(message, "info");
+		this.conversation.status(message);
 	}
 	warn(message: string): void {
 		this.conversation.notice(message, "warning");
@@ -304,11 +308,12 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	}
 
 	setExpanded(expanded: boolean): void {
+		if (expanded === this.expanded) return;
 		this.expanded = expanded;
 		this.header.setExpanded(expanded);
 		this.sections.setExpanded(expanded);
 		this.conversation.transcript.setExpanded(expanded);
-		this.tui.requestRender();
+		this.info(`Tool output: ${expanded ? "expanded" : "collapsed"}`);
 	}
 
 	private cycleThinking(): void {
@@ -390,6 +395,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 
 	start(): void {
 		this.tui.start();
+		// The window's title names the folder, as pi's does; extensions may change it (setTitle).
+		this.tui.terminal.setTitle(`${APP_NAME} - ${basename(this.cwd)}`);
 		this.layout.editorSlot.focus();
 		this.tui.requestRender();
 	}

@@ -22,6 +22,8 @@ export interface EditorBridgeOptions {
 	extensions(): readonly Extension[];
 	/** Run an extension's shortcut handler. */
 	runShortcut(shortcut: ExtensionShortcut): void;
+	/** The editor component was swapped. */
+	editorChanged?(): void;
 }
 
 /** What a CustomEditor subclass carries that we copy onto it (duck-typed: extensions' copies differ). */
@@ -41,7 +43,7 @@ export class EditorBridge {
 	private followUpNext = false;
 
 	constructor(private readonly options: EditorBridgeOptions) {
-		const editor = new CustomEditor(options.tui, getEditorTheme(), options.keybindings);
+		const editor = new CustomEditor(options.tui, getEditorTheme(), options.keybindings, { embedWorkingStatus: true });
 		for (const [action, handler] of Object.entries(options.actions)) editor.onAction(action, handler);
 		editor.onAction("app.message.followUp", () => {
 			// Alt+Enter: the text as it stands goes out as a follow-up.
@@ -111,6 +113,7 @@ export class EditorBridge {
 		next.setText(text);
 		this.active = next;
 		this.options.slot().setEditor(next as Component);
+		this.options.editorChanged?.();
 	}
 
 	private wire(editor: EditorComponent): void {

@@ -152,8 +152,11 @@ export class FooterView implements Component {
 		if (f.context) usage.push(`${f.context.percent === null ? "?" : f.context.percent.toFixed(1)}%/${short(f.context.window)}`);
 		const model = f.model ? `${f.model}${f.thinking ? ` • ${f.thinking}` : ""}` : "no model (/model)";
 		const lines = [theme.fg("dim", truncateToWidth(where, width)), theme.fg("dim", spread(usage.join(" "), model, width))];
-		const statuses = [...this.data.statuses.values()].filter((s) => s !== "");
-		if (statuses.length > 0) lines.push(truncateToWidth(statuses.join("  "), width));
+		// Extension statuses on one line, by key, each on one line of its own (as pi's footer).
+		const statuses = [...this.data.statuses.entries()]
+			.sort(([a], [b]) => a.localeCompare(b))
+			.map(([, text]) => text.replace(/[\r\n\t]/g, " ").replace(/ +/g, " ").trim());
+		if (statuses.length > 0) lines.push(truncateToWidth(statuses.join(" "), width, theme.fg("dim", "...")));
 		this.cache = { width, lines };
 		return lines;
 	}

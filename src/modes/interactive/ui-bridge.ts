@@ -154,12 +154,13 @@ export function createUiContext(app: InteractiveApp, bridge: UiBridge): Extensio
 		input: (title: string, placeholder?: string, opts?: { timeout?: number; signal?: AbortSignal }) => inputDialog(app, title, placeholder, opts),
 		editor: (title: string, prefill?: string) => editorDialog(app, title, prefill),
 		notify(message: string, type: "info" | "warning" | "error" = "info") {
-			app.conversation.notice(String(message), type);
+			if (type === "warning" || type === "error") app.conversation.notice(String(message), type);
+			else app.conversation.status(String(message));
 		},
 		onTerminalInput: (handler: (data: string) => unknown) => bridge.onTerminalInput(handler),
 		setStatus(key: string, text: string | undefined) {
-			if (text === undefined || text === "") app.footerData.statuses.delete(key);
-			else app.footerData.statuses.set(key, text);
+			if (text === undefined) app.footerData.statuses.delete(key);
+			else app.footerData.statuses.set(key, String(text));
 			app.footer.invalidate();
 			app.tui.requestRender();
 		},

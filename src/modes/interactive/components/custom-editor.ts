@@ -1,7 +1,21 @@
 // pi-tui's Editor with the app's keys (pi 1.6's CustomEditor): extension shortcuts first, then the
 // app actions (`app.*`), then text editing. Extensions subclass it for modal editors and call
-// super.handleInput for keys they leave alone; the host copies its handlers onto theirs.
-import { Editor, type EditorOptions, type EditorTheme, type KeybindingsManager, type TUI } from "@earendil-works/pi-tui";
+// super.handleInput for keys they leave alone; the host copies its handlers onto theirs. With
+// `embedWorkingStatus` the working indicator is drawn in its top border, as pi's editor does.
+import { Editor, visibleWidth, type EditorOptions, type EditorTheme, type KeybindingsManager, type TUI } from "@earendil-works/pi-tui";
+
+/** What the editor's top border shows while the agent works (a spinner and its message). */
+export interface BorderStatus {
+	/** Spinner and message, at most `width` columns. */
+	renderInBorder(width: number): string;
+	/** The spinner alone, when the message does not fit. */
+	renderSpinnerInBorder(width: number): string;
+}
+
+export type CustomEditorOptions = EditorOptions & {
+	/** Draw the working status in the top border instead of on a line of its own. Default false. */
+	embedWorkingStatus?: boolean;
+};
 
 export class CustomEditor extends Editor {
 	protected readonly keybindings: KeybindingsManager;
@@ -15,9 +29,38 @@ export class CustomEditor extends Editor {
 	/** Extension shortcuts: true when one took the key. */
 	onExtensionShortcut?: (data: string) => boolean;
 
-	constructor(tui: TUI, theme: EditorTheme, keybindings: KeybindingsManager, options?: EditorOptions) {
+	readonly embedWorkingStatus: boolean;
+	private workingStatus: BorderStatus | undefined;
+
+	constructor(tui: TUI, theme: EditorTheme, keybindings: KeybindingsManager, options?: CustomEditorOptions) {
 		super(tui, theme, options);
 		this.keybindings = keybindings;
+		this.embedWorkingStatus = options?.embedWorkingStatus ?? false;
+	}
+
+	setWorkingStatusIndicator(indicator: BorderStatus | undefined): void {
+		this.workingStatus = indicator;
+	}
+
+	/** `── ⠋ Working ─────` (with the `↑ 3 more` label when it fits), or the plain border. */
+	protected override renderTopBorder(width: number, hiddenLineCount: number): string {
+		const status = this.embedWorkingStatus ? this.workingStatus : undefined;
+		if (!status || width <= 0) return super.renderTopBorder(width, hiddenLineCount);
+		let text = status.renderInBorder(Math.max(1, width - 5));
+		if (visibleWidth(text) === 0) return super.renderTopBorder(width, hiddenLineCount);
+		const more = hiddenLineCount > 0 ? ` ↑ ${hiddenLineCount} more ` : "";
+		const moreAt = Math.floor((width - visibleWidth(more)) / 2);
+		const fitsWithMore = () => more !== "" && visibleWidth(more) + 2 <= width && moreAt - (4 + visibleWidth(text)) >= 1;
+		if (more && !fitsWithMore()) text = status.renderSpinnerInBorder(width);
+		const used = visibleWidth(text);
+		if (fitsWithMore()) {
+			const rest = width - moreAt - visibleWidth(more);
+			return this.borderColor("── ") + text + this.borderColor(` ${"─".repeat(moreAt - 4 - used)}${more}${"─".repeat(rest)}`);
+		}
+		if (width >= used + 5) return this.borderColor("── ") + text + this.borderColor(` ${"─".repeat(width - used - 4)}`);
+		const spinner = status.renderSpinnerInBorder(width);
+		const lead = Math.min(3, Math.max(0, width - visibleWidth(spinner)));
+		return this.borderColor("─".repeat(lead)) + spinner + this.borderColor("─".repeat(Math.max(0, width - lead - visibleWidth(spinner))));
 	}
 
 	/** Register what an app action does. */

@@ -42,9 +42,10 @@ export class Transcript extends Container {
 export class Conversation {
 	private assistant: AssistantMessageView | undefined;
 	private readonly tools = new Map<string, ToolCallView>();
-	/** `!cmd` runs the app draws itself: their message_start is not drawn again. */
-	private readonly ownBash = new Set<BashExecutionView>();
-	private ownBashMessages = new WeakSet<object>();
+	/** The `!cmd` the app is drawing itself: its message (added before the run returns) is not drawn again. */
+	private ownBash: BashExecutionView | undefined;
+	/** The last status line, while nothing came after it: the next one takes its place (pi's showStatus). */
+	private lastStatus: NoticeView | undefined;
 
 	constructor(
 		private readonly context: ViewContext,
@@ -57,6 +58,7 @@ export class Conversation {
 	}
 
 	private add<T extends import("@earendil-works/pi-tui").Component>(view: T): T {
+		this.lastStatus = undefined;
 		this.transcript.addChild(view);
 		this.context.tui.requestRender();
 		return view;
@@ -64,6 +66,17 @@ export class Conversation {
 
 	notice(text: string, kind: NoticeKind = "info"): void {
 		this.add(new NoticeView(text, kind));
+	}
+
+	/** A status line (notify, a command's confirmation): back-to-back ones replace each other, so a burst is one line. */
+	status(text: string): void {
+		const last = this.transcript.children.at(-1);
+		if (this.lastStatus && last === this.lastStatus) {
+			this.lastStatus.setText(text);
+			this.context.tui.requestRender();
+			return;
+		}
+		this.lastStatus = this.add(new NoticeView(text, "info"));
 	}
 
 	user(text: string): void {
@@ -74,14 +87,14 @@ export class Conversation {
 	/** A `!cmd` the app is running; `finish` it with its message. */
 	bash(command: string, excluded: boolean): { output(text: string): void; finish(message: AgentMessage & { role: "bashExecution" }): void } {
 		const view = this.add(new BashExecutionView(command, excluded, this.expanded));
-		this.ownBash.add(view);
+		this.ownBash = view;
 		return {
 			output: (text) => {
 				view.setOutput(text);
 				this.context.tui.requestRender();
 			},
 			finish: (message) => {
-				this.ownBashMessages.add(message);
+				if (this.ownBash === view) this.ownBash = undefined;
 				view.finish(message);
 				this.context.tui.requestRender();
 			},
@@ -137,6 +150,9 @@ export class Conversation {
 			case "entry_appended":
 				if (event.entry.type === "custom") this.customEntry(event.entry);
 				break;
+			case "session_info_changed":
+				this.hooks.usage();
+				break;
 			case "compaction_end":
 				if (event.result) this.add(new SummaryView("compaction", `Compacted ${event.result.tokensBefore} tokens into a summary.\n${event.result.summary}`, this.expanded));
 				else if (event.errorMessage && !event.aborted) this.notice(`Compaction failed: ${event.errorMessage}`, "error");
@@ -159,7 +175,11 @@ export class Conversation {
 				this.assistantUpdate(message, true);
 				return;
 			case "bashExecution":
-				if (!this.ownBashMessages.has(message)) this.replayBash(message);
+				// The app's own `!cmd` is already on screen; its message finishes that view.
+				if (this.ownBash) {
+					this.ownBash.finish(message);
+					this.ownBash = undefined;
+				} else this.replayBash(message);
 				return;
 		}
 	}

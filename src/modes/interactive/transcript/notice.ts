@@ -7,10 +7,15 @@ export type NoticeKind = "info" | "warning" | "error" | "plain";
 
 export class NoticeView extends Block {
 	constructor(
-		private readonly text: string,
+		private text: string,
 		private readonly kind: NoticeKind = "info",
 	) {
 		super();
+	}
+
+	setText(text: string): void {
+		this.text = text;
+		this.invalidate();
 	}
 
 	protected build(width: number): string[] {
