@@ -11,6 +11,7 @@ import { bench as roundtrip } from "./roundtrip.ts";
 import { bench as sessions } from "./sessions.ts";
 import { bench as startup } from "./startup.ts";
 import { bench as tools } from "./tools.ts";
+import { bench as tui } from "./tui.ts";
 
 /** Every benchmark `npm run bench` runs, in order. Add yours here. */
 export const BENCHES: BenchEntry[] = [
@@ -20,6 +21,7 @@ export const BENCHES: BenchEntry[] = [
 	{ bench: tools, runs: 15 },
 	{ bench: sessions, runs: 15 },
 	{ bench: interactive, runs: 21 },
+	{ bench: tui, runs: 5 },
 	{ bench: mcp, runs: 15 },
 	{ bench: dispatch, runs: 7, agent: false },
 ];

@@ -77,6 +77,8 @@ export const bench: Bench = async (o) => {
 	const samples = await interleave(subjects, o, (s) => timeToPrompt(s, world.cwd, env));
 	const rows = compare(subjects.map((s, i) => ({ name: s.name, wallMs: samples[i]!, rssKb: [] })));
 	return result("interactive", "Spawn to the first frame with the editor drawn, in a pty, no model configured; floor: a compiled raw-mode prompt (same Bun, same flags).", o, startLoad, [rowsTable("first frame", rows)], [
+		goalOf("interactive start vs floor, no extensions", rows[1]!.ratio!, 2, "×"),
+		goalOf("interactive start vs floor, 20 extensions", rows[2]!.ratio!, 2.5, "×"),
 		goalOf("interactive start with 20 extensions", rows[2]!.wallMs, 100, "ms"),
 	]);
 };

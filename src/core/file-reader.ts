@@ -50,11 +50,13 @@ function sizeText(bytes: number): string {
 }
 
 /** What the system said, for a person: "permission denied (EACCES)". */
-function systemReason(error: unknown): string {
+export function systemReason(error: unknown): string {
 	const code = (error as NodeJS.ErrnoException)?.code;
 	if (code === "EACCES" || code === "EPERM") return `permission denied (${code})`;
 	if (code === "ELOOP") return "a symlink loop (too many levels of symbolic links)";
 	if (code === "EIO") return "an I/O error (EIO)";
+	if (code === "ENOSPC") return "no space left on device (ENOSPC)";
+	if (code === "EROFS") return "the file system is read-only (EROFS)";
 	const message = error instanceof Error ? error.message : String(error);
 	return code ? `${message.replace(new RegExp(`^${code}:\\s*`), "").replace(/,\s*\w+\s+'.*'$/, "")} (${code})` : message;
 }

@@ -4,6 +4,7 @@ import type { AgentSession } from "../core/agent-session.ts";
 import type { ExtensionHost } from "../core/extensions/host.ts";
 import type { AssistantMessage, ImageContent } from "../core/providers/types.ts";
 import { withoutSourceExcerpt } from "../core/errors.ts";
+import { systemReason } from "../core/file-reader.ts";
 import { extensionExitRequest, onExtensionExit } from "../core/exit-guard.ts";
 import { onTerminationSignals } from "../core/process-groups.ts";
 import { formatDuration } from "../core/providers/request-timeouts.ts";
@@ -64,6 +65,12 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		mark("shutdown");
 		stopListening();
 		stopExitListening();
+		// Told once when saving stopped working; if it never recovered, say what the file lacks.
+		const unsaved = session.session.unsavedWrites();
+		if (unsaved) {
+			const n = unsaved.unsaved;
+			writeStderr(`Warning: ${n} ${n === 1 ? "entry" : "entries"} of this run could not be saved to ${unsaved.path} (${systemReason(unsaved.cause)}); the file holds only what was saved before.\n`);
+		}
 	}
 	const last = session.lastAssistant();
 	if (interrupted !== undefined) return interrupted;

@@ -190,7 +190,9 @@ class MockLlmServer implements MockLlm {
 function errorResponse(turn: ErrorTurn, renderer: Renderer, headers: Record<string, string>): Response {
 	const body = turn.body === undefined ? renderer.errorBody(turn.status, turn.message) : turn.body;
 	const retryHeaders: Record<string, string> = turn.retryAfter === undefined ? {} : { "retry-after": String(turn.retryAfter) };
-	return jsonResponse(turn.status, body, { ...headers, ...retryHeaders });
+	const response = jsonResponse(turn.status, body, { ...headers, ...retryHeaders });
+	if (turn.contentType) response.headers.set("content-type", turn.contentType);
+	return response;
 }
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -18,7 +18,7 @@ export interface RequestTimeouts {
 export function formatDuration(ms: number): string {
 	if (ms < 1000) return `${Math.round(ms)} ms`;
 	if (ms < 120_000) return `${Number((ms / 1000).toFixed(1))} s`;
-	if (ms < 7_200_000) return `${Number((ms / 60_000).toFixed(1))} min`;
+	if (ms < 3_600_000) return `${Number((ms / 60_000).toFixed(1))} min`;
 	return `${Number((ms / 3_600_000).toFixed(1))} h`;
 }
 
@@ -28,6 +28,10 @@ export function formatDuration(ms: number): string {
  */
 export class RequestWatchdog {
 	failure: string | undefined;
+	/** The response's content type, once its head arrived. */
+	contentType: string | undefined;
+	/** The body was read to its end (not cut off by a reset or a timeout). */
+	bodyEnded = false;
 	private readonly headerMs: number;
 	private readonly idleMs: number;
 
@@ -56,7 +60,8 @@ export class RequestWatchdog {
 			} finally {
 				clearTimeout(timer);
 			}
-			if (!response.body || this.idleMs <= 0) return response;
+			this.contentType = response.headers.get("content-type") ?? undefined;
+			if (!response.body) return response;
 			return new Response(this.watchBody(response.body, controller), { status: response.status, statusText: response.statusText, headers: response.headers });
 		};
 		return watched as typeof fetch;
@@ -69,7 +74,7 @@ export class RequestWatchdog {
 			pull: async (controller) => {
 				let timer: ReturnType<typeof setTimeout> | undefined;
 				const stalled = new Promise<"stalled">((resolve) => {
-					timer = setTimeout(() => resolve("stalled"), this.idleMs);
+					if (this.idleMs > 0) timer = setTimeout(() => resolve("stalled"), this.idleMs);
 				});
 				try {
 					const next = await Promise.race([reader.read(), stalled]);
@@ -81,7 +86,10 @@ export class RequestWatchdog {
 						controller.error(error);
 						return;
 					}
-					if (next.done) controller.close();
+					if (next.done) {
+						this.bodyEnded = true;
+						controller.close();
+					}
 					else controller.enqueue(next.value);
 				} catch (error) {
 					controller.error(error);

@@ -2,7 +2,7 @@
 // usage, the fetch that lets StreamOptions hooks see the real HTTP exchange, and failures as data.
 import type { EventStream } from "./event-stream.ts";
 import { parseStreamingJson } from "./partial-json.ts";
-import { RequestWatchdog } from "./request-timeouts.ts";
+import { formatDuration, RequestWatchdog } from "./request-timeouts.ts";
 import type { AssistantMessage, Model, StreamOptions, TextContent, ThinkingContent, ToolCall, Usage } from "./types.ts";
 import { emptyUsage } from "./types.ts";
 import { enterPhase, timingEnabled } from "../timing.ts";
@@ -169,13 +169,30 @@ export async function runWire(
 	} catch (error) {
 		calculateCost(model, output.usage);
 		// Whatever the SDK made of the closed connection, say which timeout closed it.
-		fail(stream, output, model, watchdog.failure && !options?.signal?.aborted ? new ProtocolError(watchdog.failure) : error, options?.signal);
+		const cause = watchdog.failure && !options?.signal?.aborted ? new ProtocolError(watchdog.failure) : error instanceof IncompleteResponseError ? explainIncomplete(model, watchdog, output, error) : error;
+		fail(stream, output, model, cause, options?.signal);
 	}
 }
 
-/** The stream ended without the protocol's final event: the connection closed early. */
+/** The stream ended without the protocol's final event: the connection closed early (runWire may know better). */
 export function incompleteResponse(model: Model): ProtocolError {
-	return new ProtocolError(`The connection to ${model.provider} closed before the response finished`);
+	return new IncompleteResponseError(`The connection to ${model.provider} closed before the response finished`);
+}
+
+/**
+ * A response without the protocol's final event, said for what it was: a web page (a wrong base
+ * URL), a stream that ended cleanly with nothing in it, or — only then — a connection that closed.
+ * The first two are not retried: the same request gets the same answer.
+ */
+function explainIncomplete(model: Model, watchdog: RequestWatchdog, output: AssistantMessage, error: IncompleteResponseError): ProtocolError {
+	const type = watchdog.contentType ?? "";
+	if (/text\/html/i.test(type)) {
+		return new ProtocolError(`${model.provider} answered with a web page (${type}), not a model response: check its baseUrl (${model.baseUrl}); OpenAI-compatible servers usually end in /v1`);
+	}
+	if (watchdog.bodyEnded && output.content.length === 0) {
+		return new ProtocolError(`${model.provider} sent an empty response: the stream ended without any content or a finish reason`);
+	}
+	return new ProtocolError(error.message);
 }
 
 /** Push the final event: `done` for a finished message, `error` for a failed or aborted one. */
@@ -206,6 +223,9 @@ export class ProtocolError extends Error {
 	}
 }
 
+/** A stream that ended without its final event; runWire says what it really was (explainIncomplete). */
+class IncompleteResponseError extends ProtocolError {}
+
 interface Failure {
 	message: string;
 	aborted: boolean;
@@ -232,7 +252,7 @@ export function describeFailure(model: Model, error: unknown, signal?: AbortSign
 			status === 401 || status === 403
 				? `Authentication failed for provider "${provider}" (${status}): ${detail}`
 				: status === 429
-					? `Rate limited by ${provider} (429): ${detail}`
+					? `Rate limited by ${provider} (429): ${detail}${longWait(retryAfterMs)}`
 					: status >= 500
 						? `${provider} server error (${status}): ${detail}`
 						: `${provider} API error (${status}): ${detail}`;
@@ -249,6 +269,13 @@ export function describeFailure(model: Model, error: unknown, signal?: AbortSign
 		return { message: `Connection to ${provider} failed: ${cause?.message ?? detail}`, aborted: false };
 	}
 	return { message: detail, aborted: false };
+}
+
+// Past this a wait is worth saying: the agent does not retry into an hour-long limit unasked.
+const LONG_RETRY_AFTER_MS = 60_000;
+
+function longWait(retryAfterMs: number | undefined): string {
+	return retryAfterMs !== undefined && retryAfterMs > LONG_RETRY_AFTER_MS ? `; the server asks to wait ${formatDuration(retryAfterMs)} before trying again` : "";
 }
 
 /** The human part of a provider error body (OpenAI `{error:{message}}`, Anthropic `{type:"error",error:{message}}`). */

@@ -195,20 +195,22 @@ export class SessionCompactor {
 					"The user left the conversation above to try another way from an earlier point. Write a short summary of this abandoned branch for the assistant that carries on: what was tried, what was found or changed (exact files, names, errors), and why it may have been left.",
 					...(custom ? [`The user asks you to focus on this: ${custom}`] : []),
 				].join("\n\n");
-		const context: Context = {
-			systemPrompt: SUMMARY_SYSTEM_PROMPT,
-			messages: [{ role: "user", content: `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${ask}`, timestamp: Date.now() }],
-			tools: [],
-		};
-		const answer = await this.source.complete(model, context, { maxTokens: Math.min(model.maxTokens || 4096, 4096), signal: options.signal });
-		if (answer.stopReason === "aborted" || options.signal?.aborted) throw new CompactionError("Branch summary cancelled", true);
-		if (answer.stopReason === "error") throw new CompactionError(answer.errorMessage ?? "the branch summary request failed");
+		const request = `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${ask}`;
+		return this.requestSummary(model, request, Math.min(model.maxTokens || 4096, 4096), options.signal, "branch summary");
+	}
+
+	/** One summary request to `model` (no tools): the answer's text, or a CompactionError (cancelled on abort). */
+	private async requestSummary(model: Model, request: string, maxTokens: number, signal: AbortSignal | undefined, what: string): Promise<string> {
+		const context: Context = { systemPrompt: SUMMARY_SYSTEM_PROMPT, messages: [{ role: "user", content: request, timestamp: Date.now() }], tools: [] };
+		const answer = await this.source.complete(model, context, { maxTokens, signal });
+		if (answer.stopReason === "aborted" || signal?.aborted) throw new CompactionError(what === "summary" ? "Compaction cancelled" : `${what[0]!.toUpperCase()}${what.slice(1)} cancelled`, true);
+		if (answer.stopReason === "error") throw new CompactionError(answer.errorMessage ?? `the ${what} request failed`);
 		const text = answer.content
 			.filter((c) => c.type === "text")
 			.map((c) => (c as { text: string }).text)
 			.join("\n")
 			.trim();
-		if (!text) throw new CompactionError("the model returned an empty branch summary");
+		if (!text) throw new CompactionError(`the model returned an empty ${what}`);
 		return text;
 	}
 
@@ -216,20 +218,7 @@ export class SessionCompactor {
 	private async summarise(model: Model, preparation: CompactionPreparation, customInstructions: string | undefined, signal: AbortSignal): Promise<CompactionResult> {
 		const { reserve } = compactionLimits(this.settings, model.contextWindow);
 		const maxTokens = Math.max(256, Math.min(model.maxTokens || 8192, Math.floor(reserve * 0.8)));
-		const context: Context = {
-			systemPrompt: SUMMARY_SYSTEM_PROMPT,
-			messages: [{ role: "user", content: summaryPrompt(preparation, customInstructions), timestamp: Date.now() }],
-			tools: [],
-		};
-		const answer = await this.source.complete(model, context, { maxTokens, signal });
-		if (answer.stopReason === "aborted" || signal.aborted) throw new CompactionError("Compaction cancelled", true);
-		if (answer.stopReason === "error") throw new CompactionError(answer.errorMessage ?? "the summary request failed");
-		const text = answer.content
-			.filter((c) => c.type === "text")
-			.map((c) => (c as { text: string }).text)
-			.join("\n")
-			.trim();
-		if (!text) throw new CompactionError("the model returned an empty summary");
+		const text = await this.requestSummary(model, summaryPrompt(preparation, customInstructions), maxTokens, signal, "summary");
 		return {
 			summary: withFileLists(text, preparation.fileOps),
 			firstKeptEntryId: preparation.firstKeptEntryId,

@@ -1,5 +1,6 @@
 // Errors the session store raises. Each is written for the user (a UserError) and carries the file.
 import { UserError } from "../errors.ts";
+import { systemReason } from "../file-reader.ts";
 
 /** A session file that cannot be read or is not a session. */
 export class SessionFileError extends UserError {
@@ -13,7 +14,7 @@ export class SessionFileError extends UserError {
 	}
 }
 
-/** An append that did not reach the disk. The entry stays in memory and is retried with the next one. */
+/** Appends that did not reach the disk. The entries stay in memory and are retried with the next one. */
 export class SessionWriteError extends UserError {
 	constructor(
 		readonly path: string,
@@ -21,11 +22,10 @@ export class SessionWriteError extends UserError {
 		/** Entries (the header counts as one) held in memory, not yet on disk. */
 		readonly unsaved: number,
 	) {
-		const reason = cause instanceof Error ? cause.message : String(cause);
 		super(
-			`Could not save the session to ${path}: ${reason}. What was already saved is unchanged; ` +
-				`the conversation continues in memory and ${unsaved} unsaved ${unsaved === 1 ? "entry" : "entries"} will be written with the next one.`,
-			["Free disk space or fix the permissions of the session directory."],
+			`Could not save the session to ${path}: ${systemReason(cause)}. What was already saved is unchanged; ` +
+				`the run goes on, and what is not saved yet (${unsaved} ${unsaved === 1 ? "entry" : "entries"} so far) is written as soon as saving works again.`,
+			["Free disk space or fix the permissions of the session file and its folder."],
 		);
 		this.name = "SessionWriteError";
 	}

@@ -90,6 +90,10 @@ export class SessionManager {
 	private startFreshLine: boolean;
 	/** A write failed, so the file may end mid-line: check before the next one. */
 	private lastWriteFailed = false;
+	/** The failure of the latest append, while appends keep failing. */
+	private writeFailure: SessionWriteError | undefined;
+	/** Whether the handler has been told about the current run of failures (one warning per run). */
+	private writeFailureReported = false;
 	private hasAssistant = false;
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
 
@@ -294,11 +298,24 @@ export class SessionManager {
 	}
 
 	/**
-	 * Called when an append does not reach the disk. Without a handler the SessionWriteError is
-	 * thrown from the append call; either way the entry is kept in memory and retried.
+	 * Told when appends stop reaching the disk: once per run of failures (a full disk must not
+	 * print a warning per entry), including one that happened before the handler was set. Appends
+	 * never throw; entries stay in memory and are retried with the next append.
 	 */
 	setWriteErrorHandler(handler: ((error: SessionWriteError) => void) | undefined): void {
 		this.writeErrorHandler = handler;
+		this.reportWriteFailure();
+	}
+
+	/** The failure that keeps entries off the disk right now, with how many; undefined when all is saved. */
+	unsavedWrites(): SessionWriteError | undefined {
+		return this.writeFailure;
+	}
+
+	private reportWriteFailure(): void {
+		if (!this.writeFailure || this.writeFailureReported || !this.writeErrorHandler) return;
+		this.writeFailureReported = true;
+		this.writeErrorHandler(this.writeFailure);
 	}
 
 	private append<E extends SessionEntry>(fields: EntryFields<E>): string {
@@ -338,12 +355,13 @@ export class SessionManager {
 			this.ops.appendFile(this.file, text);
 		} catch (cause) {
 			this.lastWriteFailed = true;
-			const error = new SessionWriteError(this.file, cause, pending.length + (this.headerWritten ? 0 : 1));
-			if (!this.writeErrorHandler) throw error;
-			this.writeErrorHandler(error);
+			this.writeFailure = new SessionWriteError(this.file, cause, pending.length + (this.headerWritten ? 0 : 1));
+			this.reportWriteFailure();
 			return;
 		}
 		this.lastWriteFailed = false;
+		this.writeFailure = undefined;
+		this.writeFailureReported = false;
 		this.startFreshLine = false;
 		this.headerWritten = true;
 		this.entriesWritten = this.entries.length;

@@ -57,6 +57,8 @@ export interface ErrorTurn {
 	body?: unknown;
 	/** Replaces the default message inside the provider-shaped body. */
 	message?: string;
+	/** Default application/json; with a 200 status and a string body this answers with any page at all. */
+	contentType?: string;
 	/** Wait this long before the response head. Default 0. */
 	delayMs?: number;
 }
