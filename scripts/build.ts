@@ -7,6 +7,7 @@ import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { allCheckSources } from "../src/core/providers/config-check-source.ts";
+import { writeTypesBundle } from "./types.ts";
 
 export interface BuildOptions {
 	outfile: string;
@@ -48,6 +49,11 @@ function chunkMapOf(metafile: { outputs: Record<string, { inputs: Record<string,
 
 export async function buildBinary(options: BuildOptions): Promise<void> {
 	const started = performance.now();
+	// The binary embeds the declarations `agent types` writes, generated from src/ (scripts/types.ts).
+	if (!options.entrypoint) {
+		const { files, bytes } = await writeTypesBundle();
+		console.error(`declarations: ${files} files, ${(bytes / 1024).toFixed(0)} KB gzipped, in ${Math.round(performance.now() - started)} ms`);
+	}
 	const result = await Bun.build({
 		entrypoints: [options.entrypoint ?? new URL("../src/cli.ts", import.meta.url).pathname],
 		compile: { outfile: options.outfile, ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}) },
