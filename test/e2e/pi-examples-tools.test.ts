@@ -101,7 +101,8 @@ describe.skipIf(!hasTmux)("pi 1.6 example tools and statuses in the TUI", () => 
 		expect(collapsed.above).toContain(" $ printf 'alpha\\nbeta\\n'\n\n read notes.txt\n\n Done.");
 		expect(collapsed.above).not.toContain("alpha\n");
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the output", (p) => p.above.includes(" alpha\n beta"));
+		// Wait for the settled frame: one drawn mid-update may still have a border line under the notice.
+		const expanded = await term.waitUntil("the output and the notice", (p) => p.above.includes(" alpha\n beta") && p.above.endsWith(" Tool output: expanded"));
 		expect(expanded.above).toContain("line two");
 		expect(expanded.above).toEndWith(" Tool output: expanded");
 		term.keys("C-d");
