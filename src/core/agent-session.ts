@@ -13,6 +13,7 @@ import type { SessionWriteError } from "./session/session-errors.ts";
 import type { AppendableMessage, SessionEntry } from "./session/session-entries.ts";
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
+import { mark } from "./timing.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -402,6 +403,7 @@ export class AgentSession {
 			const systemPrompt = this.getSystemPrompt();
 			const tools = this.activeTools();
 			const announce = this.systemAnnouncement(systemPrompt, tools);
+			mark("prepare run");
 			await runAgentLoop(prompts, this.messages, {
 				model,
 				systemPrompt,

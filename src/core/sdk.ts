@@ -238,6 +238,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
 	const context = sessionManager.buildSessionContext();
+	mark("session context");
 
 	let model: Model | undefined;
 	let modelError: Error | undefined;

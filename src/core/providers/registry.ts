@@ -1,12 +1,11 @@
 // The model registry: built-in providers, then ~/.agent/models.json, then providers extensions
 // register, merged into one model list; API keys per provider; streaming with the right key.
 import { join } from "node:path";
-import { Value } from "typebox/value";
 import { getAgentDir, tildify } from "../../config.ts";
 import { isSpecConfigured, KeyCommandError, parseKeySpec, resolveHeaderValue, resolveKeySpec, type KeySpec } from "./auth.ts";
 import { builtinProviders, type BuiltinProvider } from "./catalogue.ts";
 import { EventStream } from "./event-stream.ts";
-import { type ConfigProblem, pointerToPath, readJsonConfig } from "./json-file.ts";
+import { checkValue, type ConfigProblem, pointerToPath, readJsonConfig, typeboxValue } from "./json-file.ts";
 import { formatModelList } from "./model-list.ts";
 import { noModelMessage, resolveModel, selectModel, type ModelSelection, type ResolvedModel } from "./model-resolver.ts";
 import {
@@ -412,8 +411,8 @@ function checkModelsJson(value: ModelsJson, builtins: BuiltinProvider[]): Config
 }
 
 function validateProviderConfig(name: string, config: ProviderConfigJson, builtin: BuiltinProvider | undefined): string | undefined {
-	if (!Value.Check(ProviderConfigJson, config)) {
-		const first = Value.Errors(ProviderConfigJson, config)[0];
+	if (!checkValue(ProviderConfigJson, config)) {
+		const first = typeboxValue().Errors(ProviderConfigJson, config)[0];
 		return `${pointerToPath(first?.instancePath ?? "") || "config"} ${first?.message ?? "is not valid"}`;
 	}
 	return modelProblems(name, config, builtin)?.message;
