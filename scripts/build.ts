@@ -51,8 +51,8 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
 	const started = performance.now();
 	// The binary embeds the declarations `agent types` writes, generated from src/ (scripts/types.ts).
 	if (!options.entrypoint) {
-		const { files, bytes } = await writeTypesBundle();
-		console.error(`declarations: ${files} files, ${(bytes / 1024).toFixed(0)} KB gzipped, in ${Math.round(performance.now() - started)} ms`);
+		const { files, bytes, cached } = await writeTypesBundle();
+		console.error(`declarations: ${files} files, ${(bytes / 1024).toFixed(0)} KB gzipped, ${cached ? "unchanged sources, kept" : "emitted"} in ${Math.round(performance.now() - started)} ms`);
 	}
 	const result = await Bun.build({
 		entrypoints: [options.entrypoint ?? new URL("../src/cli.ts", import.meta.url).pathname],

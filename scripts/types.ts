@@ -1,6 +1,8 @@
 // Declarations for everything the binary serves to extensions, for `agent types` (embedded by
 // build.ts). The specifiers come from the virtual-module table itself; our modules go through tsc's
-// declaration emit (incremental, so a rebuild costs seconds), packages ship their own .d.ts files.
+// declaration emit, packages ship their own .d.ts files. The bundle is cached under a hash of
+// everything it is made from, so a build whose sources did not change runs no tsc at all.
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
@@ -8,6 +10,8 @@ const repo = resolve(import.meta.dir, "..");
 const TABLE = join(repo, "virtual-modules/index.ts");
 /** Where the bundle is written; build.ts embeds it. */
 export const TYPES_BUNDLE = join(repo, "dist/agent-types.json.gz");
+/** Beside the bundle: the hash of the inputs it was made from, and its file count. */
+export const TYPES_KEY = join(repo, "dist/agent-types.key.json");
 
 export interface TypesBundle {
 	/** Paths relative to the types folder → file text. */
@@ -114,15 +118,56 @@ export async function buildTypesBundle(): Promise<TypesBundle> {
 	return { files, paths, types: ["node"] };
 }
 
-export async function writeTypesBundle(): Promise<{ files: number; bytes: number }> {
+/**
+ * A hash of everything the bundle is made from: our sources and the table (every file: any of them
+ * can shape an exported type), the compiler settings, this script, and the installed packages
+ * whose declarations are copied or referenced (npm's record of node_modules, else the lockfile).
+ */
+export function typesInputsKey(): string {
+	const hash = createHash("sha256");
+	const files = [
+		...walk(join(repo, "src"), () => true),
+		...walk(join(repo, "virtual-modules"), () => true),
+		join(repo, "tsconfig.json"),
+		join(repo, "package.json"),
+		join(repo, "package-lock.json"),
+		join(repo, "node_modules/.package-lock.json"),
+		import.meta.path,
+	].sort();
+	for (const file of files) {
+		hash.update(`${relative(repo, file)}\0`);
+		hash.update(existsSync(file) ? readFileSync(file) : "(missing)");
+		hash.update("\0");
+	}
+	return hash.digest("hex");
+}
+
+function cachedBundle(key: string): { files: number; bytes: number } | undefined {
+	try {
+		const saved = JSON.parse(readFileSync(TYPES_KEY, "utf8")) as { key?: unknown; files?: unknown };
+		if (saved.key !== key || typeof saved.files !== "number" || !existsSync(TYPES_BUNDLE)) return undefined;
+		return { files: saved.files, bytes: statSync(TYPES_BUNDLE).size };
+	} catch {
+		return undefined;
+	}
+}
+
+/** Write dist/agent-types.json.gz, or keep it when it was made from the same inputs (`cached`). */
+export async function writeTypesBundle(): Promise<{ files: number; bytes: number; cached: boolean }> {
+	const key = typesInputsKey();
+	const cached = cachedBundle(key);
+	if (cached) return { ...cached, cached: true };
 	const bundle = await buildTypesBundle();
 	const data = Bun.gzipSync(new TextEncoder().encode(JSON.stringify(bundle)));
 	mkdirSync(dirname(TYPES_BUNDLE), { recursive: true });
 	writeFileSync(TYPES_BUNDLE, data);
-	return { files: Object.keys(bundle.files).length, bytes: data.byteLength };
+	// The key goes last: a build stopped before this line leaves no key, so the next one emits again.
+	const files = Object.keys(bundle.files).length;
+	writeFileSync(TYPES_KEY, `${JSON.stringify({ key, files })}\n`);
+	return { files, bytes: data.byteLength, cached: false };
 }
 
 if (import.meta.main) {
-	const { files, bytes } = await writeTypesBundle();
-	console.error(`wrote ${TYPES_BUNDLE}: ${files} declaration files, ${(bytes / 1024).toFixed(0)} KB gzipped`);
+	const { files, bytes, cached } = await writeTypesBundle();
+	console.error(`${cached ? "kept (inputs unchanged)" : "wrote"} ${TYPES_BUNDLE}: ${files} declaration files, ${(bytes / 1024).toFixed(0)} KB gzipped`);
 }

@@ -188,6 +188,11 @@ const FLAGS: Record<string, Spec> = {
 	"-na": { kind: "bool", key: "noApprove" },
 };
 
+/** The long flag names of the CLI itself, without dashes: no extension flag may take one. */
+export function builtinFlagNames(): Set<string> {
+	return new Set(Object.keys(FLAGS).filter((f) => f.startsWith("--")).map((f) => f.slice(2)));
+}
+
 /** Pairs that cannot be given together, checked after parsing. */
 const CONFLICTS: [keyof Args, keyof Args, string, string][] = [
 	["approve", "noApprove", "--approve", "--no-approve"],
