@@ -621,8 +621,20 @@ export class AgentSession {
 		if (this.lifecycle.beforeReplace && (await this.lifecycle.beforeReplace(reason, detail))) return { cancelled: true };
 		const previous = this._session.getSessionFile();
 		this.loadFrom(next);
+		for (const listener of this.replacedListeners) listener(reason);
 		await this.lifecycle.replaced?.(reason, previous);
 		return { cancelled: false };
+	}
+
+	private readonly replacedListeners = new Set<(reason: ReplaceReason) => void>();
+
+	/**
+	 * Called whenever the session is replaced (new, resume, fork — from a command or an extension),
+	 * after the new one is loaded and before extensions see session_start: a UI redraws here.
+	 */
+	onReplaced(listener: (reason: ReplaceReason) => void): () => void {
+		this.replacedListeners.add(listener);
+		return () => this.replacedListeners.delete(listener);
 	}
 
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;

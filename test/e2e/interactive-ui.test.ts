@@ -49,11 +49,12 @@ export default function (pi) {
 		expect(start.below).toEndWith("\nstatus: ready");
 		term.submit("/pick");
 		const pick = await term.waitUntil("the select dialog", (_p, screen) => screen.includes("Pick a colour") && screen.includes("  blue"));
-		expect(pick.editor).toContain(" Pick a colour\n\n→ red\n  green\n  blue");
+		// Drawn as pi draws it: the title, the options with → before the chosen one, the key hints.
+		expect(pick.editor).toContain("\n Pick a colour\n\n → red\n   green\n   blue\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n");
 		term.keys("Down", "Enter");
 		const confirm = await term.waitUntil("the confirm dialog", (p) => p.editor.includes("Use green?"));
-		expect(confirm.editor).toContain(" Really?\n\n Use green?\n\n→ Yes\n  No");
-		term.keys("y");
+		expect(confirm.editor).toContain("\n Really?\n Use green?\n\n → Yes\n   No\n");
+		term.keys("Enter");
 		await term.waitForAbove(" picked green, sure: true\n\n widget above");
 		term.submit("/hurry");
 		// The seconds left count down in the title.

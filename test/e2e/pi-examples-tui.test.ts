@@ -89,13 +89,14 @@ describe.skipIf(!hasTmux)("pi 1.6 example extensions in the TUI", () => {
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 
-	test("timed-confirm.ts: the countdown runs in the dialog and y answers it", async () => {
+	test("timed-confirm.ts: the countdown runs in pi's Yes/No selector and Enter answers it", async () => {
 		await using world = await mockWorld();
 		await using term = new Terminal(world, ["-ne", "-e", example(world, "timed-confirm.ts")]);
 		await term.ready();
 		term.submit("/timed");
-		await term.waitUntil("the countdown", (_p, screen) => /Timed Confirmation \([1-5]s\)/.test(screen) && screen.includes("This dialog will auto-cancel in 5 seconds. Confirm?"));
-		term.type("y");
+		await term.waitUntil("the countdown", (_p, screen) => /\n Timed Confirmation\n This dialog will auto-cancel in 5 seconds\. Confirm\? \([1-5]s\)\n/.test(screen));
+		expect(term.screen()).toContain("\n → Yes\n   No\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n");
+		term.keys("Enter");
 		await term.waitForAbove(" Confirmed by user!");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
