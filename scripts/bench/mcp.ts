@@ -6,7 +6,8 @@
 //     Goal: the 3 deferred servers add ≤ 5 ms (median of per-round differences).
 //  2. Per call: an MCP tool call through the agent (the loop's "tools" phase of each turn,
 //     AGENT_TIMING=1: validation, hooks, the SDK call, result mapping) beside the same server's
-//     `echo` called with the official SDK alone (a compiled floor, same Bun and flags).
+//     `echo` called with the official SDK alone (a compiled floor, same Bun and flags), each call
+//     after a request to the mock as the agent's are (an idle server wakes up slower).
 // The servers are @modelcontextprotocol/server-everything from node_modules, run with node.
 //   bun scripts/bench/mcp.ts [--runs N] [--json] [--binary path]
 import { readFileSync, writeFileSync } from "node:fs";
@@ -34,7 +35,7 @@ import { ANSWER, startMockServer, toolsDoneText } from "./mock.ts";
 import { parseTiming } from "./timing-rows.ts";
 
 const SERVER = resolve(import.meta.dir, "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-const CALLS = 21;
+const CALLS = 51;
 
 function nodeBinary(): string {
 	const node = Bun.which("node");
@@ -98,7 +99,7 @@ export const bench: Bench = async (o) => {
 	const done = `${toolsDoneText(CALLS)}\n`;
 	const floorSubject = (name: string, extra: string[]): Subject => ({
 		name,
-		argv: [floor, node, SERVER, String(CALLS), ...extra],
+		argv: [floor, node, SERVER, String(CALLS), ...extra, "--between", `${mock.openaiBaseUrl}/models`],
 		env: world.env(),
 		cwd: world.cwd,
 		expect: { stdout: new RegExp(`done ${CALLS}\\n$`) },

@@ -57,6 +57,25 @@ describe("pi.registerMcpServer", () => {
 		expect(readMessages(world.mock.requests[1]!).find((m) => m.role === "toolResult")?.text).toBe("Echo: late");
 	});
 
+	test("an extension that chose the active tools keeps them: tools of servers that connect later are added inactive", async () => {
+		await using world = await mockWorld();
+		world.write("home/.agent/mcp.json", mcpJson({ everything: everythingStdio() }));
+		const ext = writeExtension(
+			world,
+			"plan",
+			`export default function (pi) {
+	pi.on("session_start", () => pi.setActiveTools(["read"]));
+	pi.on("agent_end", () => log(pi.getAllTools().some((t) => t.name === "mcp__everything__echo"), pi.getActiveTools()));
+}
+`,
+		);
+		world.mock.script({ text: "ok" });
+		const r = await runWith(world, [ext], ["x"], { mode: "print" });
+		expect(r.stdout).toBe("ok\n");
+		expect(readToolNames(world.mock.requests[0]!)).toEqual(["read"]);
+		expect(r.log).toEqual([[true, ["read"]]]);
+	});
+
 	test("invalid names and configs throw; a name another extension holds throws; a mcp.json server of the same name wins", async () => {
 		await using world = await mockWorld();
 		world.write("home/.agent/mcp.json", mcpJson({ shared: everythingStdio({ toolExposure: { echo: "hidden" } }) }));

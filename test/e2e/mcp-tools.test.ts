@@ -178,6 +178,30 @@ describe("MCP over streamable HTTP", () => {
 		expect(toolResults(world.mock.requests[1]!)[0]!.text).toBe("The sum of 2 and 40 is 42.");
 	});
 
+	test("a server that restarted (and forgot our session) is connected to again and the call goes through", async () => {
+		let server = await startEverythingHttp();
+		await using world = await mockWorld();
+		world.write("home/.agent/mcp.json", mcpJson({ remote: { url: server.url } }));
+		world.mock.script(
+			{ toolCalls: [{ name: "mcp__remote__get_sum", arguments: { a: 1, b: 1 } }] },
+			async () => {
+				// The server goes down and comes back on the same port, with no memory of the session.
+				await server.close();
+				server = await startEverythingHttp({ port: server.port });
+				return { toolCalls: [{ name: "mcp__remote__get_sum", arguments: { a: 2, b: 2 } }] };
+			},
+			{ text: "both" },
+		);
+		try {
+			const r = await world.run(["--model", MODEL.openai, "-p", "add twice"]);
+			expect(r.stdout).toBe("both\n");
+			expect(r.stderr).toBe("");
+			expect(toolResults(world.mock.requests[2]!).map((m) => m.text)).toEqual(["The sum of 1 and 1 is 2.", "The sum of 2 and 2 is 4."]);
+		} finally {
+			await server.close();
+		}
+	});
+
 	test("a header variable that is not set fails that server with the variable's name; the run goes on", async () => {
 		await using server = await startEverythingHttp();
 		await using world = await mockWorld();

@@ -56,14 +56,15 @@ async function freePort(): Promise<number> {
 export interface HttpMcpServer extends AsyncDisposable {
 	/** e.g. http://127.0.0.1:40123/mcp */
 	readonly url: string;
+	readonly port: number;
 	readonly pid: number;
 	close(): Promise<void>;
 }
 
-/** server-everything over streamable HTTP on a free loopback port; resolves once it listens. */
-export async function startEverythingHttp(): Promise<HttpMcpServer> {
+/** server-everything over streamable HTTP on a free loopback port (or `port`); resolves once it listens. */
+export async function startEverythingHttp(options: { port?: number } = {}): Promise<HttpMcpServer> {
 	for (let attempt = 0; ; attempt++) {
-		const port = await freePort();
+		const port = options.port ?? (await freePort());
 		const proc = Bun.spawn([nodePath(), EVERYTHING_SERVER, "streamableHttp"], {
 			env: { PATH: process.env.PATH ?? "/usr/bin:/bin", PORT: String(port), HOME: process.env.HOME ?? "/tmp" },
 			stdin: "ignore",
@@ -91,7 +92,7 @@ export async function startEverythingHttp(): Promise<HttpMcpServer> {
 			if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
 			await proc.exited;
 		};
-		return { url: `http://127.0.0.1:${port}/mcp`, pid: proc.pid, close, [Symbol.asyncDispose]: close };
+		return { url: `http://127.0.0.1:${port}/mcp`, port, pid: proc.pid, close, [Symbol.asyncDispose]: close };
 	}
 }
 

@@ -1,6 +1,5 @@
-// `agent mcp add` / `agent mcp remove`: change one entry of `mcpServers` in an mcp.json and leave
-// every other byte alone — other keys, other servers, their formatting. jsonc-parser (the parser
-// behind VS Code's settings editing) gives each node's position; the edit is one splice of text,
+// `agent mcp add` / `remove`: change one `mcpServers` entry and leave every other byte of the file
+// alone. jsonc-parser (VS Code's settings parser) gives node positions; the edit is one splice,
 // indented like its neighbours. A file that is not valid JSON is refused with its position.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";

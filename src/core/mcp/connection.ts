@@ -216,6 +216,8 @@ export class McpConnection {
 			if (!initial) this.events.changed(this);
 		} catch (error) {
 			if (initial) throw error;
+			// A server that went away meanwhile is reported as stopped, not for this.
+			if (generation !== this.generation || this.client !== client) return;
 			this.events.problem(this, `MCP server "${this.name}": listing its tools again failed: ${describeError(error)}`);
 		}
 	}
@@ -233,24 +235,56 @@ export class McpConnection {
 		return this.client;
 	}
 
-	async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?: (message: string) => void }): Promise<CallToolResult> {
+	/**
+	 * One request. An HTTP server that forgot our session (it restarted) is connected to again and
+	 * asked once more (it did not run the request); a connection that failed underneath marks the
+	 * server as stopped, reported once, so the next call starts it again.
+	 */
+	private async request<T>(fn: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
 		const client = await this.liveClient();
-		return (await client.callTool({ name, arguments: args }, undefined, {
+		try {
+			return await fn(client);
+		} catch (error) {
+			if (signal?.aborted) throw error;
+			if (isLostSession(error)) {
+				await this.close("idle");
+				return fn(await this.liveClient());
+			}
+			if (isConnectionFailure(error)) this.markLost(describeError(error));
+			throw error;
+		}
+	}
+
+	async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?: (message: string) => void }): Promise<CallToolResult> {
+		const requestOptions = {
 			timeout: this.timeoutMs,
 			resetTimeoutOnProgress: true,
 			signal: options.signal,
-			onprogress: (p) => options.onProgress?.(p.message ?? `${p.progress}${p.total ? `/${p.total}` : ""}`),
-		})) as CallToolResult;
+			onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress?.(p.message ?? `${p.progress}${p.total ? `/${p.total}` : ""}`),
+		};
+		return this.request((client) => client.callTool({ name, arguments: args }, undefined, requestOptions) as Promise<CallToolResult>, options.signal);
 	}
 
-	async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-		const client = await this.liveClient();
-		return client.readResource({ uri }, { timeout: this.timeoutMs, resetTimeoutOnProgress: true, signal });
+	readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+		return this.request((client) => client.readResource({ uri }, { timeout: this.timeoutMs, resetTimeoutOnProgress: true, signal }), signal);
 	}
 
-	async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-		const client = await this.liveClient();
-		return client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs });
+	getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+		return this.request((client) => client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs }));
+	}
+
+	/** The connection failed underneath a request (HTTP): stopped, reported once, reconnected by the next call. */
+	private markLost(why: string): void {
+		if (this.state !== "connected") return;
+		const client = this.client;
+		this.generation++;
+		this.state = "failed";
+		this.error = why;
+		this.client = undefined;
+		this.transport = undefined;
+		void client?.close().catch(() => {});
+		this.events.problem(this, `MCP server "${this.name}" stopped: ${why}. Its tools reconnect on their next call.`);
+		this.events.changed(this);
 	}
 
 	/** Disconnect and end the process; the connection can be started again. */
@@ -269,6 +303,19 @@ export class McpConnection {
 		if (client) await client.close().catch(() => {});
 		else await transport?.close().catch(() => {});
 	}
+}
+
+/** The SDK's StreamableHTTPError for a session the server does not know (404, or 400 "no valid session"). */
+function isLostSession(error: unknown): boolean {
+	const e = error as { code?: unknown; message?: unknown };
+	return typeof e?.code === "number" && (e.code === 404 || (e.code === 400 && /session/i.test(String(e.message))));
+}
+
+/** Not an answer of the server (those are McpError with a JSON-RPC code), but the way to it failing. */
+function isConnectionFailure(error: unknown): boolean {
+	const e = error as { name?: unknown; code?: unknown };
+	if (e?.name === "McpError") return false;
+	return e?.name === "TypeError" || typeof e?.code === "string" || typeof e?.code === "number";
 }
 
 function chain(first: (() => void) | undefined, second: () => void): () => void {

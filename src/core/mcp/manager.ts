@@ -1,8 +1,6 @@
-// The session's MCP servers (SPEC §11): mcp.json servers and those extensions register, started in
-// the background, their tools declared to the session as they connect. The first request waits
-// only for servers that may have direct tools (each at most its timeout); the SDK itself is loaded
-// only once a server connects, and for servers nothing waits on, only after the first request went
-// out, so start-up without direct servers costs next to nothing. Failures are reported once.
+// The session's MCP servers (SPEC §11): mcp.json's and those extensions register, started in the
+// background, their tools declared as they connect. Only servers with direct tools delay the first
+// request (each at most its timeout); the SDK loads once a server connects. Failures are reported once.
 import type { AgentSessionEvent } from "../agent-session.ts";
 import type { ImageContent } from "../providers/types.ts";
 import type { AgentTool } from "../tools/types.ts";

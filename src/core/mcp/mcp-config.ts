@@ -1,7 +1,6 @@
-// The servers a run knows from disk: `~/.agent/mcp.json`, then a trusted project's `.agent/mcp.json`
-// (a full project entry replaces the user entry of that name; one without command or url only
-// changes its enabled/exposure fields). A file that is not JSON stops the run with file:line:column;
-// a bad entry is reported with its position and skipped, so the other servers still start.
+// The servers a run knows from disk: ~/.agent/mcp.json, then a trusted project's .agent/mcp.json (a
+// full entry replaces the user's of that name; one without command or url changes only enabled and
+// exposure). Not JSON: file:line:column, the run stops. A bad entry: reported with its position, skipped.
 import { getProjectMcpPath, getUserMcpPath, tildify } from "../../config.ts";
 import { ConfigFileError, lineColumn, readConfigText, scanJson } from "../providers/json-file.ts";
 import {

@@ -1,7 +1,6 @@
-// A stdio MCP server as a child process, speaking newline-delimited JSON-RPC: the SDK's Transport
-// interface over Bun.spawn. Ours rather than the SDK's StdioClientTransport so that we own the
-// process: it stays in our process group (a kill of the group reaches it), we keep the tail of its
-// stderr for error messages, and every live child is ended when the agent exits or is signalled.
+// A stdio MCP server as a child process: the SDK's Transport over Bun.spawn (newline-delimited
+// JSON-RPC). Ours, not the SDK's, so the child stays in our process group, its stderr's tail is kept
+// for messages, and every live child is ended when the agent exits or gets SIGTERM / SIGHUP.
 import type { Subprocess } from "bun";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";

@@ -1,7 +1,6 @@
 // Server tools and resources as agent tools: `mcp__<server>__<tool>` with the server's JSON Schema
-// as its parameters (the loop validates calls against it before they are sent), and
-// `mcp_read_resource`, whose description lists the resources and templates servers offer. Both run
-// through the loop like every tool, so tool_call / tool_result handlers see them.
+// (the loop checks calls against it) and `mcp_read_resource`, whose description lists resources and
+// templates. They run through the loop like every tool, so tool_call / tool_result handlers see them.
 import type { TSchema } from "typebox";
 import type { AgentTool, AgentToolResult } from "../tools/types.ts";
 import type { McpConnection, McpServerTool } from "./connection.ts";

@@ -1,7 +1,6 @@
-// MCP results as the model sees them: text and images pass through, embedded resources become
-// text (or an image, or a file for other binary data), resource links say how to read them.
-// Text over 20 KB keeps its start and end around a marker; the whole is saved to a temp file
-// named in the result. `structuredContent` stays in details for extensions and the session.
+// MCP results as the model sees them: text and images as they are, embedded resources as text (or an
+// image, or a temp file), links with how to read them; text over 20 KB cut around a marker, the whole
+// in a temp file named in the result. `structuredContent` stays in details.
 import type { CallToolResult, ContentBlock, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ImageContent, TextContent } from "../providers/types.ts";
 import { newFullOutputPath } from "../tools/full-output.ts";
