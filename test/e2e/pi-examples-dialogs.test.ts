@@ -7,24 +7,12 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMessages, readToolNames } from "../support/mock-llm.ts";
+import { heldTurn } from "../support/held-turn.ts";
 import { example } from "../support/pi-examples/copy.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 
 const TIMEOUT = 45_000;
-
-/** A turn that waits for the test to let it go (a loader stays on the screen meanwhile). */
-function heldTurn(text: string): { turn: () => Promise<{ text: string }>; release: () => void } {
-	let release!: () => void;
-	const released = new Promise<void>((resolve) => (release = resolve));
-	return {
-		turn: async () => {
-			await released;
-			return { text };
-		},
-		release,
-	};
-}
 
 /** The last `lines` lines of the screen (the dialog or panel in the editor's place, and the footer). */
 function bottom(screen: string, lines: number): string {
