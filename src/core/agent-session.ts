@@ -14,6 +14,7 @@ import type { AppendableMessage, SessionEntry } from "./session/session-entries.
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 import { mark } from "./timing.ts";
+import { keepOutputFilesOf } from "./tools/output-files.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -254,6 +255,8 @@ export class AgentSession {
 		if (message.role === "custom") id = this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
 		else if (message.role !== "branchSummary" && message.role !== "compactionSummary" && message.role !== "system") id = this._session.appendMessage(message as AppendableMessage);
 		if (id) this.entryIds.set(message, id);
+		// A saved entry naming a cut-off output's temp file keeps that file past this process.
+		if (id && this._session.isPersisted()) keepOutputFilesOf(message);
 	}
 
 	/** Add a message without a model call (an extension's sendMessage while idle): shown, saved, in context. */
