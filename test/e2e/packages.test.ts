@@ -8,6 +8,7 @@ import { readMessages, readToolNames, type RecordedRequest } from "../support/mo
 import { startGitRemote, type GitRemote } from "../support/git-remote.ts";
 import { startRegistry, type TestRegistry } from "../support/registry.ts";
 import { RpcAgent } from "../support/rpc.ts";
+import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 import { TempWorld } from "../support/agent.ts";
 
@@ -217,6 +218,45 @@ describe("npm packages", () => {
 		expect(await rpc.end()).toBe(0);
 	});
 
+	test("a local folder: agent install ./dir records it (relative to .agent/ with -l) and loads it in place; the object form narrows; remove leaves the folder", async () => {
+		await using world = new TempWorld();
+		const env = envFor(world, registry);
+		world.write("project/tools/package.json", JSON.stringify({ name: "tools", version: "0.1.0" }));
+		world.write("project/tools/extensions/hi.ts", `export default function (pi: any) { pi.registerCommand("tools-hi", { handler: async (_a: string, ctx: any) => ctx.ui.notify("tools here", "info") }); }\n`);
+		world.write("project/tools/prompts/ask.md", "---\ndescription: Ask\n---\nAsk $1.\n");
+		const dir = join(world.cwd, "tools");
+		const installed = await world.run(["install", "./tools"], { env });
+		expect(installed.stderr).toBe("");
+		expect(installed.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(world.agentDir, "settings.json"), "utf8"))).toEqual({ packages: [dir] });
+		expect(await world.run(["-p", "/tools-hi"], { env })).toEqual({ stdout: "", stderr: "Info: tools here\n", code: 0 });
+
+		// { source, extensions: [] }: its prompts still load, its extensions do not.
+		world.write("home/.agent/settings.json", JSON.stringify({ packages: [{ source: dir, extensions: [] }] }));
+		const narrowed = JSON.parse((await world.run(["list", "--json"], { env })).stdout);
+		expect(narrowed.packages).toEqual([expect.objectContaining({ source: dir, extensions: [], prompts: ["prompts/ask.md"] })]);
+		expect(narrowed.extensions).toEqual([]);
+
+		const removed = await world.run(["remove", "./tools"], { env });
+		expect(removed.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(world.agentDir, "settings.json"), "utf8"))).toEqual({});
+		expect(existsSync(join(dir, "extensions/hi.ts"))).toBe(true);
+
+		expect((await world.run(["install", "-l", "./tools"], { env })).code).toBe(0);
+		expect(JSON.parse(readFileSync(join(world.cwd, ".agent/settings.json"), "utf8"))).toEqual({ packages: ["../tools"] });
+		expect((await world.run(["-a", "-p", "/tools-hi"], { env })).stderr).toBe("Info: tools here\n");
+	});
+
+	test("the registry comes from ~/.npmrc when npm_config_registry is not set", async () => {
+		await using world = new TempWorld();
+		const { npm_config_registry: url, ...env } = envFor(world, registry);
+		world.write("home/.npmrc", `registry=${url}\n`);
+		const installed = await world.run(["install", "npm:@demo/hello@1.0.0"], { env });
+		expect(installed.stderr).toBe("");
+		expect(installed.code).toBe(0);
+		expect(await world.run(["-p", "/hello"], { env })).toEqual({ stdout: "", stderr: "Info: HELLO FROM ONE\n", code: 0 });
+	});
+
 	test("an untrusted project's packages are neither installed nor loaded; --approve installs them into .agent/packages", async () => {
 		await using world = new TempWorld();
 		const env = envFor(world, registry);
@@ -324,4 +364,24 @@ describe("git packages", () => {
 			`Error: Could not install git:${remote.url}: git is not installed (not found on PATH), and git sources need it. Install git, or use an npm source (npm:<name>), which needs nothing else.\n`,
 		);
 	});
+});
+
+describe.skipIf(!hasTmux)("the trust prompt", () => {
+	test("lists the project's packages; trusting installs and loads them", async () => {
+		await using world = new TempWorld();
+		world.write("project/.agent/settings.json", JSON.stringify({ packages: ["npm:@demo/hello@1.0.0"] }));
+		await using term = new Terminal(world, [], { env: envFor(world, registry) });
+		const screen = await term.waitFor("Don't trust");
+		expect(screen).toContain(
+			["◆  Trust project folder?", `│  ${world.cwd}`, "│", "│  Project packages that would be installed and loaded (1 package):", "│    npm:@demo/hello@1.0.0 (from .agent/settings.json)", "│  ○ Trust this folder"].join("\n"),
+		);
+		expect(existsSync(join(world.cwd, ".agent/packages"))).toBe(false);
+		term.keys("Up", "Up", "Enter");
+		await term.waitFor("Warning: No model is configured");
+		term.submit("/hello");
+		await term.waitForAbove("HELLO FROM ONE");
+		term.keys("C-d");
+		expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
+		expect(existsSync(join(world.cwd, ".agent/packages/npm/node_modules/@demo/hello/package.json"))).toBe(true);
+	}, 60_000);
 });

@@ -226,7 +226,7 @@ export function entryIdentity(entry: unknown, baseDir: string): string | undefin
 // ---- Trust: what an untrusted project's packages would be (SPEC §4) ----
 
 registerGatedInputs(
-	{ kind: "package", noun: ["package", "packages"], counted: true, heading: "Project packages that would be installed and loaded", settingsKeys: ["packages"] },
+	{ kind: "package", noun: ["package", "packages"], counted: true, heading: "Project packages that would be installed and loaded", promptNoun: ["package", "packages"], settingsKeys: ["packages"] },
 	(context) => {
 		let settings: PackageSetting[] = [];
 		try {
