@@ -88,6 +88,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	discoveryDetail(started, discovery);
 	let loaded = await load(discovery.entries, cwd);
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
+	const loadedAt = performance.now();
+	let secondLoadMs = 0;
 
 	const untrusted = discovery.untrustedProject;
 	// Everything the project would load: extensions, and the skills, templates and settings that steer the model.
@@ -121,7 +123,9 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			await installMissingPackages(args, cwd, { project: true, user: false });
 			loaded?.runtime.invalidate();
 			discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, true);
+			const secondLoad = performance.now();
 			loaded = await load(discovery.entries, cwd);
+			secondLoadMs = performance.now() - secondLoad;
 			if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 		} else if (!projectTrusted && !prompted) {
 			for (const line of skipLines(gated)) writeStderr(`${line}\n`);
@@ -132,6 +136,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	for (const ext of loaded?.extensions ?? []) for (const flag of ext.flags.values()) registered.set(flag.name, flag);
 	const flagValues = resolveExtensionFlags(args, registered);
 	for (const [name, value] of flagValues) loaded?.runtime.flagValues.set(name, value);
+	// AGENT_TIMING: what follows the files, less a second pass's loading (its files have rows of their own).
+	detail("trust gate, flags", performance.now() - loadedAt - secondLoadMs);
 	mark("extensions");
 
 	const issues = collectIssues(discovery, loaded);
