@@ -96,8 +96,8 @@ export interface CreateAgentSessionOptions {
 		loaded: LoadExtensionsResult | undefined;
 		/** What to load again on /reload or a session replacement. */
 		entries: ExtensionEntry[];
-		/** Finds the entries afresh on /reload (new files take effect). Default: `entries` again. */
-		discover?: () => ExtensionEntry[];
+		/** Finds the entries afresh on /reload (new files take effect, failed package installs are tried again). Default: `entries` again. */
+		discover?: (report: (source: string, error: unknown) => void) => ExtensionEntry[] | Promise<ExtensionEntry[]>;
 		/** Extension flag values from the command line, applied again after /reload. */
 		flagValues?: ReadonlyMap<string, boolean | string>;
 		projectTrusted: boolean;
