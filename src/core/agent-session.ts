@@ -14,6 +14,7 @@ import type { AppendableMessage, SessionEntry } from "./session/session-entries.
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 import { mark } from "./timing.ts";
+import { keepOutputFilesOf } from "./tools/output-files.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -254,6 +255,8 @@ export class AgentSession {
 		if (message.role === "custom") id = this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
 		else if (message.role !== "branchSummary" && message.role !== "compactionSummary" && message.role !== "system") id = this._session.appendMessage(message as AppendableMessage);
 		if (id) this.entryIds.set(message, id);
+		// A saved entry naming a cut-off output's temp file keeps that file past this process.
+		if (id && this._session.isPersisted()) keepOutputFilesOf(message);
 	}
 
 	/** Add a message without a model call (an extension's sendMessage while idle): shown, saved, in context. */
@@ -618,7 +621,16 @@ export class AgentSession {
 	/** Open another session file (resume). */
 	async switchSession(path: string): Promise<{ cancelled: boolean }> {
 		const next = SessionManager.open(path, this._session.getSessionDir() || undefined);
-		return this.replaceWith(next, "resume", { targetSessionFile: next.getSessionFile() });
+		// Another agent writing that file is refused here, before anything is replaced.
+		next.lockForWriting();
+		try {
+			const result = await this.replaceWith(next, "resume", { targetSessionFile: next.getSessionFile() });
+			if (result.cancelled) next.close();
+			return result;
+		} catch (error) {
+			if (this._session !== next) next.close();
+			throw error;
+		}
 	}
 
 	/**
@@ -680,6 +692,8 @@ export class AgentSession {
 
 	/** Make `next` the session: messages, model and thinking level come from it. */
 	loadFrom(next: SessionManager): void {
+		// The session left behind is no longer written by this process.
+		if (this._session !== next) this._session.close();
 		this._session = next;
 		this.announced = undefined;
 		if (this.writeErrorHandler) next.setWriteErrorHandler(this.writeErrorHandler);

@@ -95,6 +95,8 @@ export class SessionManager {
 	/** Whether the handler has been told about the current run of failures (one warning per run). */
 	private writeFailureReported = false;
 	private hasAssistant = false;
+	/** This process holds the file's writer lock. */
+	private locked = false;
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
 
 	private constructor(state: SessionState) {
@@ -108,8 +110,9 @@ export class SessionManager {
 		this.headerWritten = state.onDisk;
 		this.entriesWritten = state.onDisk ? state.entries.length : 0;
 		this.startFreshLine = state.startFreshLine;
-		this.byId = state.byId ?? new Map();
-		for (const entry of this.entries) this.index(entry);
+		// The parser's map already holds every entry by id; only the rest of the index is built here.
+		this.byId = state.byId ?? new Map(this.entries.map((e) => [e.id, e]));
+		for (const entry of this.entries) this.indexKinds(entry);
 		this.leafId = this.entries.at(-1)?.id ?? null;
 	}
 
@@ -260,6 +263,23 @@ export class SessionManager {
 		return undefined;
 	}
 
+	// ----- the writer lock ---------------------------------------------------------------------
+
+	/**
+	 * Take the file's writer lock now, so a session another agent is writing is refused before
+	 * anything is appended (otherwise the first append takes it). Throws SessionInUseError.
+	 */
+	lockForWriting(): void {
+		if (this.file && !this.locked) this.locked = this.ops.lock?.(this.file) ?? false;
+	}
+
+	/** Give back the writer lock (the session was replaced or is done); the process's exit does it too. */
+	close(): void {
+		if (!this.file || !this.locked) return;
+		this.locked = false;
+		this.ops.unlock?.(this.file);
+	}
+
 	// ----- appending ---------------------------------------------------------------------------
 
 	/** Summaries are not messages here: use appendCompaction / appendBranchSummary. */
@@ -331,6 +351,11 @@ export class SessionManager {
 
 	private index(entry: SessionEntry): void {
 		this.byId.set(entry.id, entry);
+		this.indexKinds(entry);
+	}
+
+	/** What the manager keeps by kind: whether an answer exists, and labels. */
+	private indexKinds(entry: SessionEntry): void {
 		if (entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
 		if (entry.type === "label") {
 			if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
@@ -350,6 +375,7 @@ export class SessionManager {
 		if (text === "") return;
 		try {
 			if (!this.headerWritten) this.ops.mkdir(dirname(this.file));
+			this.lockForWriting();
 			// A torn last line (a killed writer, a failed write) must not swallow the next entry.
 			if (this.startFreshLine || (this.lastWriteFailed && this.ops.endsMidLine(this.file))) text = `\n${text}`;
 			this.ops.appendFile(this.file, text);
