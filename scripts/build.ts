@@ -62,7 +62,16 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
 	}
 	const result = await Bun.build({
 		entrypoints: [options.entrypoint ?? new URL("../src/cli.ts", import.meta.url).pathname],
-		compile: { outfile: options.outfile, autoloadPackageJson: options.autoloadPackageJson ?? true, ...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}) },
+		compile: {
+			outfile: options.outfile,
+			autoloadPackageJson: options.autoloadPackageJson ?? true,
+			// Bun's executables read bunfig.toml and .env from the cwd by default: a repository's
+			// bunfig.toml `preload` would run its code before trust is asked, its .env would set our
+			// environment. Neither is ours to read.
+			autoloadBunfig: false,
+			autoloadDotenv: false,
+			...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}),
+		},
 		minify: options.minify ?? true,
 		bytecode: options.bytecode ?? true,
 		// Lazily imported parts (provider SDKs, the extension loader, jiti, @clack/prompts) get chunks
