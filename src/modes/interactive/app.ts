@@ -159,6 +159,10 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		return this.layout.editorSlot.open(component);
 	}
 
+	toggleToolsExpanded(): void {
+		this.setExpanded(!this.expanded);
+	}
+
 	externalEditor(text: string): Promise<string | undefined> {
 		return editExternally(this.tui, text);
 	}
