@@ -6,6 +6,7 @@ import { bashExecutionMessage, textOf, type AgentMessage, type BashExecutionMess
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { executeBash, type BashResult } from "./tools/bash.ts";
+import type { BashOperations } from "./tools/shell.ts";
 import { supportedThinkingLevels } from "./providers/thinking.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
@@ -14,6 +15,7 @@ import type { AppendableMessage, SessionEntry } from "./session/session-entries.
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 import { mark } from "./timing.ts";
+import { keepOutputFilesOf } from "./tools/output-files.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -254,6 +256,8 @@ export class AgentSession {
 		if (message.role === "custom") id = this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
 		else if (message.role !== "branchSummary" && message.role !== "compactionSummary" && message.role !== "system") id = this._session.appendMessage(message as AppendableMessage);
 		if (id) this.entryIds.set(message, id);
+		// A saved entry naming a cut-off output's temp file keeps that file past this process.
+		if (id && this._session.isPersisted()) keepOutputFilesOf(message);
 	}
 
 	/** Add a message without a model call (an extension's sendMessage while idle): shown, saved, in context. */
@@ -663,8 +667,20 @@ export class AgentSession {
 		if (this.lifecycle.beforeReplace && (await this.lifecycle.beforeReplace(reason, detail))) return { cancelled: true };
 		const previous = this._session.getSessionFile();
 		this.loadFrom(next);
+		for (const listener of this.replacedListeners) listener(reason);
 		await this.lifecycle.replaced?.(reason, previous);
 		return { cancelled: false };
+	}
+
+	private readonly replacedListeners = new Set<(reason: ReplaceReason) => void>();
+
+	/**
+	 * Called whenever the session is replaced (new, resume, fork — from a command or an extension),
+	 * after the new one is loaded and before extensions see session_start: a UI redraws here.
+	 */
+	onReplaced(listener: (reason: ReplaceReason) => void): () => void {
+		this.replacedListeners.add(listener);
+		return () => this.replacedListeners.delete(listener);
 	}
 
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
@@ -786,12 +802,16 @@ export class AgentSession {
 	 * Run a shell command in the session's folder and record it as a bashExecution message, which
 	 * the model sees with the next prompt. No extension event: callers that want `user_bash` emit it.
 	 */
-	async executeBash(command: string, options: { excludeFromContext?: boolean; onOutput?: (text: string) => void; onChunk?: (text: string) => void } = {}): Promise<BashResult> {
+	async executeBash(
+		command: string,
+		options: { excludeFromContext?: boolean; onOutput?: (text: string) => void; onChunk?: (text: string) => void; operations?: BashOperations } = {},
+	): Promise<BashResult> {
 		if (this.bashAbort) throw new UserError("A bash command is already running; abort it first.");
 		this.bashAbort = new AbortController();
 		try {
 			const result = await executeBash(command, {
 				cwd: this.cwd,
+				...(options.operations ? { operations: options.operations } : {}),
 				signal: this.bashAbort.signal,
 				onOutput: options.onOutput ? (tail) => options.onOutput?.(tail.content) : undefined,
 				onChunk: options.onChunk,
@@ -813,7 +833,7 @@ export class AgentSession {
 	}
 
 	/** Keep a bash run in the conversation (and the session file); deferred while a run is going. */
-	recordBashResult(command: string, result: BashResult, excludeFromContext?: boolean): void {
+	recordBashResult(command: string, result: Pick<BashResult, "output" | "exitCode" | "cancelled" | "truncated" | "fullOutputPath">, excludeFromContext?: boolean): void {
 		const message = bashExecutionMessage(command, result, excludeFromContext);
 		this.pendingBash.push(message);
 		if (!this.running) this.flushPendingBash();

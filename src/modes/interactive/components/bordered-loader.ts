@@ -2,7 +2,7 @@
 // they wait on something. Cancellable by default (Escape aborts `signal` and calls `onAbort`).
 import { CancellableLoader, Container, Loader, Spacer, Text, type TUI } from "@earendil-works/pi-tui";
 import { keyHint } from "../keybindings.ts";
-import type { Theme } from "../theme/theme.ts";
+import type { Theme } from "../../../core/extensions/ui-types.ts";
 import { DynamicBorder } from "./dynamic-border.ts";
 
 export class BorderedLoader extends Container {

@@ -3,6 +3,7 @@
 // NO_COLOR keeps text attributes (bold, italic, inverse) and drops colours.
 import { backgroundAnsi, foregroundAnsi, getTerminalColorMode, parseColor, type TerminalColorMode } from "@earendil-works/pi-tui";
 import type { ThinkingLevel } from "../../../core/providers/types.ts";
+import type { Theme as ThemeContract, ThemeStyle } from "../../../core/extensions/ui-types.ts";
 
 /** Foreground tokens of pi's theme format. */
 export const FOREGROUND_TOKENS = [
@@ -79,19 +80,9 @@ export interface ThemeOptions {
 	appearance?: "dark" | "light";
 }
 
-/** What `theme.style()` applies: a token (or colour) for each slot, and text attributes. */
-export interface ThemeStyle {
-	fg?: string;
-	bg?: string;
-	bold?: boolean;
-	dim?: boolean;
-	italic?: boolean;
-	underline?: boolean;
-	inverse?: boolean;
-	strikethrough?: boolean;
-}
 
-export class Theme {
+/** pi 1.6's Theme; extensions see it through core's Theme interface (src/core/extensions/ui-types.ts). */
+export class Theme implements ThemeContract {
 	readonly name: string;
 	readonly sourcePath: string | undefined;
 	readonly appearance: "dark" | "light";
