@@ -109,8 +109,12 @@ describe.skipIf(!hasTmux)("pi 1.6 example games and overlays in the TUI", () => 
 		await term.waitUntil("the session name in the footer", (_p, screen) => screen.includes(" • Tic-Tac-Toe\n"));
 		// Enter plays X under the cursor (the centre); the model answers with O top-left.
 		term.keys("Enter");
-		const played = await term.waitUntil("the model's move", (_p, screen) => screen.includes("Placed O at (0,0). Cursor reset to (0,0). Your turn, X!") && screen.includes("Your move, X."));
-		const board = term.screen();
+		// Wait for the frame with X drawn too: a capture mid-redraw may have the text before the board.
+		let board = "";
+		const played = await term.waitUntil("the model's move", (_p, screen) => {
+			board = screen;
+			return screen.includes("Placed O at (0,0). Cursor reset to (0,0). Your turn, X!") && screen.includes("Your move, X.") && screen.split("\n").some((l) => l.includes("│") && l.includes("╳"));
+		});
 		const rows = board.split("\n").filter((l) => l.includes("│"));
 		expect(rows.some((l) => l.includes("╳"))).toBe(true);
 		expect(rows.some((l) => l.includes("◯"))).toBe(true);

@@ -125,7 +125,8 @@ describe.skipIf(!hasTmux)("pi 1.6 example renderers in the TUI", () => {
 		const entry = await term.waitUntil("the entry", (p) => /\[provider debug\] mock\/mock-model \(openai-completions\) · \d+ events \(ctrl\+o to view events\)/.test(p.above));
 		expect(entry.above).toContain(" Captured.");
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the events", (p) => p.above.includes('"object": "chat.completion.chunk"'));
+		// The whole expanded frame: a capture mid-redraw may hold the first event only.
+		const expanded = await term.waitUntil("the events", (p) => p.above.includes('"object": "chat.completion.chunk"') && /"content": "Cap"/.test(p.above));
 		expect(expanded.above).toMatch(/"content": "Cap"/);
 		expect(expanded.above).not.toContain("to view events");
 		// Off: no entry for the next turn.
