@@ -1,7 +1,10 @@
 // The interactive app: the TUI and its regions, what Enter does (a built-in command, `!cmd`, or
 // host.submit → extension command, input event, prompt), Escape, ctrl+c, ctrl+o, and the orderly
 // way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
-import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
+import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
+import { ProcessTerminal } from "@earendil-works/pi-tui/dist/terminal.js";
+import { TuiMainScreen } from "@earendil-works/pi-tui/dist/tui-main-screen.js";
+import type { Component, Terminal, TUI } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { APP_NAME } from "../../config.ts";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
@@ -26,6 +29,7 @@ import type { StartupIssue } from "./startup-list.ts";
 import { currentTheme, onThemeChange } from "./theme/styles.ts";
 import { ThemeRegistry } from "./theme/themes.ts";
 import { LinesBlock } from "./transcript/block.ts";
+import { loadMarkdown } from "./transcript/markdown.ts";
 import { Conversation, Transcript } from "./transcript/conversation.ts";
 import type { ViewContext } from "./transcript/view-context.ts";
 import { UiBridge } from "./ui-bridge.ts";
@@ -398,7 +402,13 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		// The window's title names the folder, as pi's does; extensions may change it (setTitle).
 		this.tui.terminal.setTitle(`${APP_NAME} - ${basename(this.cwd)}`);
 		this.layout.editorSlot.focus();
-		this.tui.requestRender();
+		// The first frame now, not on a timer after the extensions' session_start handlers.
+		this.tui.renderNow();
+		// Then what an empty screen does not need: text drawn before it came is drawn again.
+		void loadMarkdown().then(() => {
+			this.tui.invalidate();
+			this.tui.requestRender();
+		});
 	}
 
 	/** ctx.shutdown(): leave once the current work is done. */

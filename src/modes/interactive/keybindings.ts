@@ -1,7 +1,8 @@
 // The app's key actions (pi 1.6's `app.*` ids, so extensions' `keybindings.matches(data,
 // "app.tools.expand")` and `keyHint("app.interrupt", …)` work) on top of pi-tui's editor keys, and
 // the hint helpers extensions import: keyText, keyHint, rawKeyHint.
-import { getKeybindings, KeybindingsManager, setKeybindings, TUI_KEYBINDINGS, type KeybindingDefinitions } from "@earendil-works/pi-tui";
+import { getKeybindings, KeybindingsManager, setKeybindings, TUI_KEYBINDINGS } from "@earendil-works/pi-tui/dist/keybindings.js";
+import type { KeybindingDefinitions } from "@earendil-works/pi-tui";
 import { currentTheme } from "./theme/styles.ts";
 
 export const APP_KEYBINDINGS = {

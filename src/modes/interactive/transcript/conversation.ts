@@ -1,7 +1,7 @@
 // Session events → transcript entries, updated in place as they stream: user messages, answers,
 // tool calls (from the first streamed argument to the result), extension messages and entries,
 // notices. Also draws a conversation that already happened (resume, /tree, /fork).
-import { Container } from "@earendil-works/pi-tui";
+import { Container } from "@earendil-works/pi-tui/dist/tui.js";
 import type { AgentSessionEvent } from "../../../core/agent-session.ts";
 import type { AgentMessage } from "../../../core/agent/messages.ts";
 import type { AssistantMessage, ToolCall } from "../../../core/providers/types.ts";

@@ -1,7 +1,8 @@
 // One tool call, from the moment the model starts writing it until its result: drawn by a
 // registerToolRenderer resolver or the tool's own renderCall / renderResult (pi-tui components in a
 // padded box, or bare with renderShell "self"), else by the built-in look in tool-defaults.ts.
-import { Box, type Component } from "@earendil-works/pi-tui";
+import { Box } from "@earendil-works/pi-tui/dist/components/box.js";
+import type { Component } from "@earendil-works/pi-tui";
 import type { ToolDefinition, ToolRenderContext } from "../../../core/extensions/types.ts";
 import type { AgentToolResult } from "../../../core/tools/types.ts";
 import { currentTheme } from "../theme/styles.ts";

@@ -1,6 +1,6 @@
 // A message the person sent: `› ` before the first line, later lines under it, on the theme's
 // user-message background. Markdown transformers may rewrite how it reads (never what was sent).
-import { visibleWidth } from "@earendil-works/pi-tui";
+import { visibleWidth } from "@earendil-works/pi-tui/dist/utils.js";
 import { currentTheme } from "../theme/styles.ts";
 import { Block, MARGIN, wrapIndented } from "./block.ts";
 
