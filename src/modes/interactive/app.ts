@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { APP_NAME } from "../../config.ts";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
 import type { McpSession } from "../../core/mcp/manager.ts";
+import { textOf } from "../../core/agent/messages.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
 import { endAllProcessGroups } from "../../core/process-groups.ts";
 import type { Extension } from "../../core/extensions/types.ts";
@@ -74,6 +75,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly renderers = new ExtensionRenderers(() => this.extensions());
 	expanded: boolean;
 	hiddenThinkingLabel: string | undefined;
+	/** ctrl+t: thinking in full (true) or collapsed (false) regardless of ctrl+o; undefined follows ctrl+o. */
+	thinkingShown: boolean | undefined;
 	/** What Escape stops while a built-in command works (a branch summary being written). */
 	escapeHandler: (() => void) | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */
@@ -216,6 +219,15 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.refreshFooter();
 	}
 
+	/** A resumed session's prompts become the editor's history (↑ brings back the last), as pi's do. */
+	seedHistory(): void {
+		const sm = this.host?.session.session;
+		if (!sm) return;
+		for (const entry of sm.getBranch()) {
+			if (entry.type === "message" && entry.message.role === "user") this.editor.addToHistory(textOf(entry.message.content));
+		}
+	}
+
 	// ---- header and footer -----------------------------------------------------------------------
 
 	/** How many of the start-up list's lines are the header (name and hints): none when quiet. */
@@ -272,6 +284,12 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.tools.expand": () => this.toggleExpanded(),
 			"app.suspend": () => suspend(this),
 			"app.thinking.cycle": () => this.cycleThinking(),
+			"app.thinking.toggle": () => this.toggleThinking(),
+			"app.message.dequeue": () => this.dequeue(),
+			"app.session.new": () => void this.guard(() => builtinCommand("new")!.run(this, "")),
+			"app.session.tree": () => void this.guard(() => builtinCommand("tree")!.run(this, "")),
+			"app.session.fork": () => void this.guard(() => builtinCommand("fork")!.run(this, "")),
+			"app.session.resume": () => void this.guard(() => builtinCommand("resume")!.run(this, "")),
 			"app.model.select": () => void this.guard(() => builtinCommand("model")!.run(this, "")),
 			"app.model.cycleForward": () => void this.guard(() => cycleModel(this, 1)),
 			"app.model.cycleBackward": () => void this.guard(() => cycleModel(this, -1)),
@@ -311,9 +329,29 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.setExpanded(!this.expanded);
 	}
 
+	/** ctrl+t: thinking shown in full or collapsed to its one line, whatever ctrl+o says (until ctrl+o is pressed again). */
+	toggleThinking(): void {
+		this.thinkingShown = !(this.thinkingShown ?? this.expanded);
+		this.tui.invalidate();
+		this.info(`Thinking: ${this.thinkingShown ? "shown in full" : "collapsed"}`);
+	}
+
+	/** alt+up: the messages waiting for the agent come back into the input, above what is typed there. */
+	private dequeue(): void {
+		const queued = this.host?.session.clearQueue() ?? { steering: [], followUp: [] };
+		const texts = [...queued.steering, ...queued.followUp, ...this.waiting.splice(0).map((w) => w.text)].filter((t) => t.trim());
+		if (texts.length === 0) {
+			this.hint("No queued messages.");
+			return;
+		}
+		this.editor.setText([...texts, this.editor.getText()].filter((t) => t.trim()).join("\n\n"));
+		this.hint(`${texts.length === 1 ? "1 queued message" : `${texts.length} queued messages`} back in the input.`);
+	}
+
 	setExpanded(expanded: boolean): void {
 		if (expanded === this.expanded) return;
 		this.expanded = expanded;
+		this.thinkingShown = undefined;
 		this.header.setExpanded(expanded);
 		this.sections.setExpanded(expanded);
 		this.conversation.transcript.setExpanded(expanded);

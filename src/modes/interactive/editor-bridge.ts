@@ -79,6 +79,11 @@ export class EditorBridge {
 		this.options.tui.requestRender();
 	}
 
+	/** A prompt for ↑ to bring back (the history of whichever editor is in use). */
+	addToHistory(text: string): void {
+		if (text.trim()) this.active.addToHistory?.(text);
+	}
+
 	setAutocompleteProvider(provider: AutocompleteProvider): void {
 		this.provider = provider;
 		this.active.setAutocompleteProvider?.(provider);

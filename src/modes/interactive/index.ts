@@ -13,6 +13,7 @@ import { APP_NAME } from "../../config.ts";
 import { writeStdout } from "../../stdio.ts";
 import { InteractiveApp } from "./app.ts";
 import type { StartupIssue } from "./startup-list.ts";
+import { applyUserKeybindings } from "./keybindings.ts";
 import { guardTerminal } from "./terminal-guard.ts";
 import { loadMarkdown } from "./transcript/markdown.ts";
 import { readThemeSetting, ThemeRegistry } from "./theme/themes.ts";
@@ -79,7 +80,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 		quiet: !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false),
 		projectTrusted: options.session.extensions?.projectTrusted ?? false,
 	});
-	const themeWarnings = applyThemeSetting(app, cwd, options.session.extensions?.projectTrusted ?? false);
+	const themeWarnings = [...applyThemeSetting(app, cwd, options.session.extensions?.projectTrusted ?? false), ...applyUserKeybindings(app.keybindings)];
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);
@@ -103,6 +104,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 				if (s.messages.length > 0) {
 					await loadMarkdown();
 					app.showSession();
+					app.seedHistory();
 				}
 				const [noModel, ...howTo] = noModelMessage(registry).split("\n");
 				for (const w of warnings) app.conversation.notice(w === noModel && !s.model ? [w, ...howTo].join("\n") : w, "warning");

@@ -180,7 +180,10 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 			repl.resetExtensionUi();
 			const { cancelled } = await host.session.switchSession(picked.path);
 			if (cancelled) repl.info("Resume cancelled by an extension.");
-			else reprint(repl, `Resumed ${preview(picked.name ?? picked.firstMessage, 60)}`);
+			else {
+				reprint(repl, `Resumed ${preview(picked.name ?? picked.firstMessage, 60)}`);
+				repl.seedHistory();
+			}
 		},
 	},
 	{

@@ -37,7 +37,7 @@ export class ThinkingView extends Block implements Expandable {
 		const text = this.text.trim();
 		if (!text) return [];
 		const style = (t: string) => theme.italic(theme.fg("thinkingText", t));
-		if (this.expanded) {
+		if (this.context.thinkingShown ?? this.expanded) {
 			const shown = this.context.renderers.transformMarkdown(text, { messageType: "assistant-thinking", isStreaming: false, availableWidth: width - 1 });
 			return shown.split("\n").flatMap((line) => wrapIndented(style(line), width));
 		}
