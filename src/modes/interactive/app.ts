@@ -16,6 +16,7 @@ import type { Extension } from "../../core/extensions/types.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { THINKING_LEVELS } from "../../core/providers/types.ts";
 import { AppAutocomplete } from "./autocomplete.ts";
+import { readClipboard, saveClipboardImage } from "./clipboard-paste.ts";
 import { builtinCommand, builtinNames, commandEntries } from "./commands.ts";
 import type { DialogHost } from "./dialogs.ts";
 import { EditorBridge } from "./editor-bridge.ts";
@@ -286,6 +287,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.thinking.cycle": () => this.cycleThinking(),
 			"app.thinking.toggle": () => this.toggleThinking(),
 			"app.message.dequeue": () => this.dequeue(),
+			"app.clipboard.pasteImage": () => void this.guard(() => this.pasteClipboard()),
 			"app.session.new": () => void this.guard(() => builtinCommand("new")!.run(this, "")),
 			"app.session.tree": () => void this.guard(() => builtinCommand("tree")!.run(this, "")),
 			"app.session.fork": () => void this.guard(() => builtinCommand("fork")!.run(this, "")),
@@ -334,6 +336,18 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.thinkingShown = !(this.thinkingShown ?? this.expanded);
 		this.tui.invalidate();
 		this.info(`Thinking: ${this.thinkingShown ? "shown in full" : "collapsed"}`);
+	}
+
+	/** ctrl+v: an image on the clipboard goes in as the path of a temporary file (the model reads it), else its text. */
+	private async pasteClipboard(): Promise<void> {
+		const content = await readClipboard();
+		const editor = this.editor.editor;
+		if (!content) return this.hint("No clipboard program found (wl-paste, xclip, pngpaste or pbpaste): paste with the terminal instead.");
+		if (content.kind === "empty") return this.hint("The clipboard is empty.");
+		const inserted = content.kind === "image" ? saveClipboardImage(content.bytes, content.mimeType) : content.text;
+		if (editor.insertTextAtCursor) editor.insertTextAtCursor(inserted);
+		else this.editor.paste(inserted);
+		this.tui.requestRender();
 	}
 
 	/** alt+up: the messages waiting for the agent come back into the input, above what is typed there. */

@@ -22,7 +22,7 @@ export const APP_KEYBINDINGS = {
 	"app.editor.external": { defaultKeys: "ctrl+g", description: "Edit the input in $VISUAL / $EDITOR" },
 	"app.message.followUp": { defaultKeys: "alt+enter", description: "Queue a follow-up while the agent works" },
 	"app.message.dequeue": { defaultKeys: "alt+up", description: "Take queued messages back into the input" },
-	"app.clipboard.pasteImage": { defaultKeys: [], description: "Paste an image from the clipboard" },
+	"app.clipboard.pasteImage": { defaultKeys: process.platform === "win32" ? "alt+v" : "ctrl+v", description: "Paste an image (as a file path) or text from the clipboard" },
 	"app.session.new": { defaultKeys: [], description: "Start a new session" },
 	"app.session.tree": { defaultKeys: [], description: "Open the session tree" },
 	"app.session.fork": { defaultKeys: [], description: "Fork the session" },
