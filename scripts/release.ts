@@ -1,7 +1,9 @@
-// Cross-compile the binary for every release target into dist/release/ with a SHA256SUMS file.
+// Cross-compile the binary for every release target and pack each into dist/release/ as an archive
+// (.tar.gz, .zip for Windows) holding the binary, README.md and LICENSE, with a SHA256SUMS file.
 // A target that cannot be built here is reported with its reason and fails the run; never faked.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { buildBinary } from "./build.ts";
@@ -23,6 +25,39 @@ export const TARGETS: ReleaseTarget[] = [
 
 export function artifactName(version: string, t: ReleaseTarget): string {
 	return `agent-${version}-${t.os}-${t.arch}${t.os === "windows" ? ".exe" : ""}`;
+}
+
+/** The archive a target ships as: `agent-<version>-<os>-<arch>.tar.gz`, `.zip` for Windows. */
+export function archiveName(version: string, t: ReleaseTarget): string {
+	return `agent-${version}-${t.os}-${t.arch}${t.os === "windows" ? ".zip" : ".tar.gz"}`;
+}
+
+/**
+ * Pack `binary` with README.md and LICENSE into `archive`, under a folder named like the archive:
+ * tar.gz through node-tar (the executable bit kept, owner and times made portable), zip through fflate.
+ */
+export async function writeArchive(archive: string, binary: string, files: { readme: string; license: string }): Promise<void> {
+	const folder = basename(archive).replace(/\.(tar\.gz|zip)$/, "");
+	const exe = archive.endsWith(".zip") ? "agent.exe" : "agent";
+	const staging = mkdtempSync(join(tmpdir(), "agent-release-"));
+	try {
+		const root = join(staging, folder);
+		mkdirSync(root);
+		copyFileSync(binary, join(root, exe));
+		chmodSync(join(root, exe), 0o755);
+		copyFileSync(files.readme, join(root, "README.md"));
+		copyFileSync(files.license, join(root, "LICENSE"));
+		if (archive.endsWith(".zip")) {
+			const { zipSync } = await import("fflate");
+			const entry = (name: string): [Uint8Array, { level: 9 }] => [new Uint8Array(readFileSync(join(root, name))), { level: 9 }];
+			writeFileSync(archive, zipSync({ [folder]: { [exe]: entry(exe), "README.md": entry("README.md"), LICENSE: entry("LICENSE") } }));
+		} else {
+			const tar = await import("tar");
+			await tar.create({ gzip: { level: 9 }, file: archive, cwd: staging, portable: true }, [folder]);
+		}
+	} finally {
+		rmSync(staging, { recursive: true, force: true });
+	}
 }
 
 /** One line in `sha256sum` format: hex digest, two spaces (text mode), file name. */
@@ -65,6 +100,9 @@ interface TargetResult {
 	file: string;
 	ok: boolean;
 	bytes?: number;
+	/** The archive, once packed. */
+	archive?: string;
+	archiveBytes?: number;
 	note: string;
 }
 
@@ -104,12 +142,11 @@ function reason(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
+const mb = (bytes: number | undefined) => (bytes === undefined ? "–" : `${(bytes / 1e6).toFixed(1)} MB`);
+
 function resultTable(results: TargetResult[]): string {
-	const lines = ["| target | file | size | status |", "| --- | --- | --- | --- |"];
-	for (const r of results) {
-		const size = r.bytes === undefined ? "–" : `${(r.bytes / 2 ** 20).toFixed(1)} MB`;
-		lines.push(`| ${r.target.bun} | ${r.file} | ${size} | ${r.ok ? "ok" : "FAILED"}: ${r.note} |`);
-	}
+	const lines = ["| target | archive | archive size | binary size | status |", "| --- | --- | --- | --- | --- |"];
+	for (const r of results) lines.push(`| ${r.target.bun} | ${r.archive ?? r.file} | ${mb(r.archiveBytes)} | ${mb(r.bytes)} | ${r.ok ? "ok" : "FAILED"}: ${r.note} |`);
 	return `${lines.join("\n")}\n`;
 }
 
@@ -119,10 +156,24 @@ async function main(): Promise<number> {
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	const results: TargetResult[] = [];
-	for (const t of TARGETS) results.push(await buildTarget(dir, t));
-	const built = results.filter((r) => r.ok).map((r) => r.file);
-	// A failed target's partial output must not look like a release.
-	for (const r of results) if (!r.ok) rmSync(join(dir, r.file), { force: true });
+	const files = { readme: resolve(import.meta.dir, "../README.md"), license: resolve(import.meta.dir, "../LICENSE") };
+	for (const t of TARGETS) {
+		const r = await buildTarget(dir, t);
+		if (r.ok) {
+			const archive = archiveName(pkg.version, t);
+			try {
+				await writeArchive(join(dir, archive), join(dir, r.file), files);
+				Object.assign(r, { archive, archiveBytes: statSync(join(dir, archive)).size });
+			} catch (error) {
+				Object.assign(r, { ok: false, note: `packing failed: ${reason(error)}` });
+			}
+		}
+		// Only archives ship; the raw binary was their input.
+		rmSync(join(dir, r.file), { force: true });
+		results.push(r);
+	}
+	const built = results.filter((r) => r.ok).map((r) => r.archive!);
+	for (const r of results) if (!r.ok && r.archive) rmSync(join(dir, r.archive), { force: true });
 	if (built.length > 0) writeChecksums(dir, built);
 	process.stdout.write(resultTable(results));
 	const failed = results.length - built.length;

@@ -68,6 +68,8 @@ async function run(args: Args): Promise<number> {
 	if (args.command?.name === "install") return (await import("./cli/package-commands.ts")).runInstallCommand(args.command.source, args.command.local, { allowScripts: args.command.allowScripts, offline: args.offline });
 	if (args.command?.name === "remove") return (await import("./cli/package-commands.ts")).runRemoveCommand(args.command.source, args.command.local);
 	if (args.command?.name === "update") return (await import("./cli/package-commands.ts")).runUpdateCommand(args.command.source, { allowScripts: args.command.allowScripts, offline: args.offline });
+	if (args.command?.name === "types") return (await import("./cli/authoring-commands.ts")).runTypesCommand(args.command.dir, args.command.print);
+	if (args.command?.name === "new") return (await import("./cli/authoring-commands.ts")).runNewExtensionCommand(args.command.target);
 	if (args.export) return exportCommand(args.export, args.messages[0], args.sessionDir);
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.

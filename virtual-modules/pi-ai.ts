@@ -10,7 +10,7 @@ import { BUILTIN_ENV_KEYS, builtinProviders } from "../src/core/providers/catalo
 import { EventStream as AssistantEventStream } from "../src/core/providers/event-stream.ts";
 import { isContextOverflow as overflows } from "../src/core/providers/overflow.ts";
 import { parseStreamingJson as parsePartial } from "../src/core/providers/partial-json.ts";
-import { hasApiStream, registerApiStream, stream as dispatch, unregisterApiStreams } from "../src/core/providers/stream.ts";
+import { hasApiStream, registerApiStream, stream as dispatch, streamApi, unregisterApiStreams } from "../src/core/providers/stream.ts";
 import { clampThinkingLevel as clampLevel, supportedThinkingLevels } from "../src/core/providers/thinking.ts";
 import { toLegacyContext, type TranscriptContext } from "../src/core/providers/transcript.ts";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, StreamOptions, Tool, ToolCall, Usage } from "../src/core/providers/types.ts";
@@ -183,7 +183,7 @@ export const completeSimple = complete;
 
 /** One wire protocol as pi-ai's `ProviderStreams`, whatever `model.api` says. */
 function apiStreams(api: string) {
-	const run = (model: Model, context: AnyContext, options?: StreamOptions) => dispatch({ ...model, api }, toLegacyContext(context), options);
+	const run = (model: Model, context: AnyContext, options?: StreamOptions) => streamApi({ ...model, api }, toLegacyContext(context), options);
 	return { stream: run, streamSimple: run };
 }
 export const anthropicMessagesApi = () => apiStreams("anthropic-messages");

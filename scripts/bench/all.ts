@@ -7,6 +7,7 @@ import { bench as extensions } from "./extensions.ts";
 import { bench as interactive } from "./interactive.ts";
 import { bench as mcp } from "./mcp.ts";
 import { type BenchEntry, runBenches } from "./lib.ts";
+import { bench as packages } from "./packages.ts";
 import { bench as roundtrip } from "./roundtrip.ts";
 import { bench as sessions } from "./sessions.ts";
 import { bench as startup } from "./startup.ts";
@@ -23,6 +24,7 @@ export const BENCHES: BenchEntry[] = [
 	{ bench: interactive, runs: 21 },
 	{ bench: tui, runs: 5 },
 	{ bench: mcp, runs: 15 },
+	{ bench: packages, runs: 11 },
 	{ bench: dispatch, runs: 7, agent: false },
 ];
 

@@ -152,6 +152,8 @@ export interface RunOutput {
 	stdout: string;
 	stderr: string;
 	wallMs: number;
+	/** User + system CPU time of the process (all its threads), in ms: far steadier than wall time on a busy machine. */
+	cpuMs: number;
 }
 
 export class BenchCheckError extends Error {
@@ -184,7 +186,9 @@ export async function runChecked(subject: Subject): Promise<RunOutput> {
 	const proc = Bun.spawn(subject.argv, { cwd: subject.cwd, env: subject.env, stdin: stdinOf(subject), stdout: "pipe", stderr: "pipe" });
 	// Both pipes drain while waiting, so a chatty command cannot block on a full pipe.
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-	const out = { code, stdout, stderr, wallMs: (Bun.nanoseconds() - started) / 1e6 };
+	const wallMs = (Bun.nanoseconds() - started) / 1e6;
+	const cpu = proc.resourceUsage()?.cpuTime.total;
+	const out = { code, stdout, stderr, wallMs, cpuMs: cpu === undefined ? Number.NaN : Number(cpu) / 1000 };
 	const problem = problemWith(subject.expect, out);
 	if (problem) throw new BenchCheckError(subject, problem, out);
 	return out;
@@ -202,7 +206,7 @@ export async function peakRssKb(subject: Subject): Promise<number | null> {
 	const [stdout, rawStderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	const at = rawStderr.lastIndexOf(marker);
 	const stderr = at >= 0 ? rawStderr.slice(0, at) : rawStderr;
-	const out = { code, stdout, stderr, wallMs: 0 };
+	const out = { code, stdout, stderr, wallMs: 0, cpuMs: 0 };
 	const problem = problemWith(subject.expect, out);
 	if (problem) throw new BenchCheckError(subject, `${problem} (under /usr/bin/time)`, out);
 	const kb = at >= 0 ? Number(rawStderr.slice(at + marker.length).trim()) : Number.NaN;
@@ -240,12 +244,14 @@ export async function interleave<S>(subjects: S[], options: RoundOptions, timeOn
 export async function measureRounds(subjects: Subject[], options: RoundOptions): Promise<Measurement[]> {
 	const rssRuns = Math.min(options.rssRuns ?? 5, options.runs);
 	const rss = subjects.map(() => [] as number[]);
+	const cpu = subjects.map(() => [] as number[]);
 	const samples = subjects.map(() => ({}) as Record<string, number[]>);
 	const counts = subjects.map(() => 0);
 	const warmup = options.warmup ?? 2;
 	const wall = await interleave(subjects, options, async (subject, i) => {
 		const out = await runChecked(subject);
 		const timedRound = counts[i]++ - warmup;
+		if (timedRound >= 0) cpu[i]!.push(out.cpuMs);
 		if (timedRound >= 0 && subject.sample) {
 			for (const [k, v] of Object.entries(subject.sample(out))) (samples[i]![k] ??= []).push(v);
 		}
@@ -255,7 +261,7 @@ export async function measureRounds(subjects: Subject[], options: RoundOptions):
 		}
 		return out.wallMs;
 	});
-	return subjects.map((s, i) => ({ name: s.name, wallMs: wall[i]!, rssKb: rss[i]!, samples: samples[i]! }));
+	return subjects.map((s, i) => ({ name: s.name, wallMs: wall[i]!, cpuMs: cpu[i]!, rssKb: rss[i]!, samples: samples[i]! }));
 }
 
 // ---- Results and the command line ----

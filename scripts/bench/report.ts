@@ -41,6 +41,8 @@ export interface Measurement {
 	name: string;
 	/** Wall time of each timed round, in ms. */
 	wallMs: number[];
+	/** CPU time (user + system, all threads) of each timed round, in ms; absent when not measured. */
+	cpuMs?: number[];
 	/** Peak RSS in KiB, from the first rounds only (it barely varies); empty when not measured. */
 	rssKb: number[];
 	/** What `Subject.sample` kept from each timed run, by name. */
@@ -51,20 +53,25 @@ export interface Measurement {
 export interface Row {
 	name: string;
 	wallMs: Summary;
+	cpuMs: Summary | null;
 	rssMb: Summary | null;
 	/** Per-round wall ratio to the floor; null for the floor itself or without one. */
 	ratio: Summary | null;
+	cpuRatio: Summary | null;
 	rssRatio: Summary | null;
 }
 
 /** Rows for `measurements`, with ratios to `measurements[floor]` (pass -1 for none). */
 export function compare(measurements: Measurement[], floor = 0): Row[] {
 	const f = floor >= 0 ? measurements[floor] : undefined;
+	const has = (xs: number[] | undefined): xs is number[] => xs !== undefined && xs.length > 0 && xs.every(Number.isFinite);
 	return measurements.map((m, i) => ({
 		name: m.name,
 		wallMs: summary(m.wallMs),
+		cpuMs: has(m.cpuMs) ? summary(m.cpuMs) : null,
 		rssMb: m.rssKb.length > 0 ? summary(m.rssKb.map((kb) => kb / 1024)) : null,
 		ratio: f && i !== floor ? summary(pairedRatios(m.wallMs, f.wallMs)) : null,
+		cpuRatio: f && i !== floor && has(m.cpuMs) && has(f.cpuMs) ? summary(pairedRatios(m.cpuMs, f.cpuMs)) : null,
 		rssRatio: f && i !== floor && m.rssKb.length > 0 && f.rssKb.length > 0 ? summary(pairedRatios(m.rssKb, f.rssKb)) : null,
 	}));
 }
@@ -95,8 +102,11 @@ export function fmtRatio(s: Summary | null): string {
 export function rowsTable(title: string, rows: Row[], notes?: string[]): Table {
 	return {
 		title,
-		header: ["subject", "wall ms, median (min–max)", "vs floor, per round", "peak RSS MB", "RSS vs floor"],
-		rows: rows.map((r) => [r.name, fmt(r.wallMs), r.ratio ? fmtRatio(r.ratio) : "1.00×", fmt(r.rssMb), r.rssRatio ? fmtRatio(r.rssRatio) : r.rssMb ? "1.00×" : "–"]),
+		header: ["subject", "wall ms, median (min–max)", "vs floor, per round", "CPU ms", "CPU vs floor", "peak RSS MB", "RSS vs floor"],
+		rows: rows.map((r) => {
+			const vs = (ratio: Summary | null, own: Summary | null) => (ratio ? fmtRatio(ratio) : own ? "1.00×" : "–");
+			return [r.name, fmt(r.wallMs), vs(r.ratio, r.wallMs), fmt(r.cpuMs), vs(r.cpuRatio, r.cpuMs), fmt(r.rssMb), vs(r.rssRatio, r.rssMb)];
+		}),
 		notes,
 	};
 }
@@ -119,16 +129,19 @@ export interface Goal {
 	aim?: number;
 	/** Spread or context, e.g. `min–max 2.1–2.6×`. */
 	detail?: string;
+	/** The same measure on CPU time (user + system), when the goal is about wall time: steadier under load. */
+	cpu?: number;
 }
 
-export function goal(name: string, value: number, target: number, unit: string, extra: { aim?: number; detail?: string } = {}): Goal {
+export function goal(name: string, value: number, target: number, unit: string, extra: { aim?: number; detail?: string; cpu?: number } = {}): Goal {
 	return { name, value, target, unit, met: Number.isFinite(value) && value <= target, ...extra };
 }
 
 /** A goal on a per-round distribution: the median must meet the target; min–max goes in the detail. */
-export function goalOf(name: string, s: Summary, target: number, unit: string, aim?: number): Goal {
+export function goalOf(name: string, s: Summary, target: number, unit: string, extra: { aim?: number; cpu?: Summary | null } = {}): Goal {
 	const digits = unit === "×" ? 2 : 1;
-	return goal(name, s.median, target, unit, { aim, detail: `min–max ${s.min.toFixed(digits)}–${s.max.toFixed(digits)}${unit === "×" ? "×" : ` ${unit}`}` });
+	const detail = `min–max ${s.min.toFixed(digits)}–${s.max.toFixed(digits)}${unit === "×" ? "×" : ` ${unit}`}`;
+	return goal(name, s.median, target, unit, { detail, ...(extra.aim !== undefined ? { aim: extra.aim } : {}), ...(extra.cpu ? { cpu: extra.cpu.median } : {}) });
 }
 
 function fmtValue(value: number, unit: string): string {
@@ -157,11 +170,19 @@ export interface BenchResult {
 
 export function goalsTable(results: BenchResult[]): Table {
 	const rows = results.flatMap((r) =>
-		r.goals.map((g) => [r.bench, g.name, fmtValue(g.value, g.unit), `≤ ${fmtValue(g.target, g.unit)}${g.aim !== undefined ? ` (aim ${fmtValue(g.aim, g.unit)})` : ""}`, g.detail ?? "", g.met ? "met" : "**not met**"]),
+		r.goals.map((g) => [
+			r.bench,
+			g.name,
+			fmtValue(g.value, g.unit),
+			`≤ ${fmtValue(g.target, g.unit)}${g.aim !== undefined ? ` (aim ${fmtValue(g.aim, g.unit)})` : ""}`,
+			g.detail ?? "",
+			g.cpu !== undefined ? fmtValue(g.cpu, g.unit) : "",
+			g.met ? "met" : "**not met**",
+		]),
 	);
 	const met = results.reduce((n, r) => n + r.goals.filter((g) => g.met).length, 0);
 	const total = results.reduce((n, r) => n + r.goals.length, 0);
-	return { title: "Goals", header: ["bench", "goal", "measured", "target", "spread", "status"], rows, notes: [`${met} of ${total} goals met.`] };
+	return { title: "Goals", header: ["bench", "goal", "measured (wall)", "target", "spread", "same on CPU time", "status"], rows, notes: [`${met} of ${total} goals met (on wall time).`] };
 }
 
 export function loadLine(r: Pick<BenchResult, "load" | "cores" | "runs">): string {

@@ -79,7 +79,7 @@ export const bench: Bench = async (o) => {
 			sample: (out) => {
 				const rows = parseTiming(out.stderr).rows;
 				const ms = (label: string) => rows.find((r) => r.indent === 0 && r.label === label)?.ms ?? Number.NaN;
-				return { openMs: ms("open session"), selectMs: ms("select model") };
+				return { openMs: ms("open session"), contextMs: ms("session context"), selectMs: ms("select model") };
 			},
 		};
 	};
@@ -94,6 +94,7 @@ export const bench: Bench = async (o) => {
 	const slope = (lo: number[], hi: number[]) => perRound([lo, hi], (l, h) => (h - l) / k);
 	const wallPer = slope(small.wallMs, large.wallMs);
 	const floorPer = slope(fSmall.wallMs, fLarge.wallMs);
+	const cpuPer = slope(small.cpuMs!, large.cpuMs!);
 	const rssPer = summary(slope(small.rssKb, large.rssKb).map((kb) => kb / 1024));
 	const selectGrowth = summary(perRound([small.samples!.selectMs!, large.samples!.selectMs!], (s, l) => l - s));
 	const sizes = SIZES.map((n, i) => `${n / 1000}k: ${(statSync(files[i]!).size / 2 ** 20).toFixed(1)} MB`).join(", ");
@@ -102,14 +103,16 @@ export const bench: Bench = async (o) => {
 		header: ["", "agent", "floor (read + JSON.parse)", "agent / floor"],
 		rows: [
 			["wall ms per 1k entries", fmt(summary(wallPer), "", 2), fmt(summary(floorPer), "", 2), fmtRatio(summary(perRound([wallPer, floorPer], (a, f) => a / f)))],
+			["CPU ms per 1k entries", fmt(summary(cpuPer), "", 2), fmt(summary(slope(fSmall.cpuMs!, fLarge.cpuMs!)), "", 2), ""],
 			["  open session (AGENT_TIMING) ms per 1k", fmt(summary(slope(small.samples!.openMs!, large.samples!.openMs!)), "", 2), "", ""],
+			["  session context (AGENT_TIMING) ms per 1k", fmt(summary(slope(small.samples!.contextMs!, large.samples!.contextMs!)), "", 2), "", ""],
 			["peak RSS MB per 1k entries", fmt(rssPer, "", 2), fmt(summary(slope(fSmall.rssKb, fLarge.rssKb).map((kb) => kb / 1024)), "", 2), ""],
 			[`select model (AGENT_TIMING) ms, ${SIZES[0]! / 1000}k → ${SIZES.at(-1)! / 1000}k`, `${fmt(summary(small.samples!.selectMs!), "", 2)} → ${fmt(summary(large.samples!.selectMs!), "", 2)}`, "", ""],
 		],
 		notes: [`file sizes: ${sizes}`],
 	};
 	return result("sessions", "Spawn to exit of `agent --session <file> -p /bench-noop` (an extension command: nothing is sent); floor: a compiled read + JSON.parse of every line (same Bun, same flags).", o, startLoad, [rowsTable("whole runs", compare(m, -1)), per], [
-		goalOf("session load per 1k entries", summary(wallPer), 2.5, "ms"),
+		goalOf("session load per 1k entries", summary(wallPer), 2.5, "ms", { cpu: summary(cpuPer) }),
 		goalOf("session memory per 1k entries", rssPer, 1.5, "MB"),
 		goalOf(`select model: growth from ${SIZES[0]! / 1000}k to ${SIZES.at(-1)! / 1000}k entries`, selectGrowth, 0.5, "ms"),
 	]);

@@ -56,6 +56,8 @@ export type SubCommand =
 	| { name: "install"; source: string; local: boolean; allowScripts: boolean }
 	| { name: "remove"; source: string; local: boolean }
 	| { name: "update"; source?: string; allowScripts: boolean }
+	| { name: "types"; dir?: string; print: boolean }
+	| { name: "new"; kind: "extension"; target: string }
 	/** `agent mcp …`: its words are parsed by cli/mcp-command.ts. */
 	| { name: "mcp"; argv: string[] };
 
@@ -64,15 +66,17 @@ export const SUBCOMMAND_USAGE: Record<string, string> = {
 	install: "agent install <source> [-l|--local] [--allow-scripts]   (source: npm:<name>[@version], git:<host>/<path>[@ref], a URL or a path)",
 	remove: "agent remove <source> [-l|--local]",
 	update: "agent update [<source>] [--allow-scripts]",
+	types: "agent types [dir] [--print]",
+	new: "agent new extension <name>",
 };
 
-/** `install`, `remove` (`uninstall`), `update`: one operand and a few switches. */
+/** `install`, `remove` (`uninstall`), `update`, `types`, `new extension`: operands and a few switches. */
 function parseOperandSubcommand(sub: string, rest: string[], args: Args): Args {
 	const name = sub === "uninstall" ? "remove" : sub;
 	const usage = `Usage: ${SUBCOMMAND_USAGE[name]}`;
 	const words: string[] = [];
 	const switches = new Set<string>();
-	const allowed: Record<string, string[]> = { install: ["-l", "--local", "--allow-scripts"], remove: ["-l", "--local"], update: ["--allow-scripts"] };
+	const allowed: Record<string, string[]> = { install: ["-l", "--local", "--allow-scripts"], remove: ["-l", "--local"], update: ["--allow-scripts"], types: ["--print"], new: [] };
 	for (const word of rest) {
 		if (word === "--help" || word === "-h") args.help = true;
 		else if (word === "--offline") args.offline = true;
@@ -80,14 +84,21 @@ function parseOperandSubcommand(sub: string, rest: string[], args: Args): Args {
 		else if (word.startsWith("-") && word !== "-") throw new ArgsError(`Unknown option for "agent ${name}": ${word}. ${usage}`);
 		else words.push(word);
 	}
-	if (words.length > 1) throw new ArgsError(`"agent ${name}" takes one operand, got ${words.map((w) => `"${w}"`).join(" ")}. ${usage}`);
+	const max = name === "new" ? 2 : 1;
+	if (words.length > max) throw new ArgsError(`"agent ${name}" takes ${max === 1 ? "one operand" : "two operands"}, got ${words.map((w) => `"${w}"`).join(" ")}. ${usage}`);
 	const need = (what: string): string => {
 		if (words[0] === undefined && !args.help) throw new ArgsError(`"agent ${name}" needs ${what}. ${usage}`);
 		return words[0] ?? "";
 	};
 	if (name === "install") args.command = { name, source: need("a package source"), local: switches.has("--local"), allowScripts: switches.has("--allow-scripts") };
 	else if (name === "remove") args.command = { name, source: need("the source to remove"), local: switches.has("--local") };
-	else args.command = { name: "update", ...(words[0] !== undefined ? { source: words[0] } : {}), allowScripts: switches.has("--allow-scripts") };
+	else if (name === "update") args.command = { name, ...(words[0] !== undefined ? { source: words[0] } : {}), allowScripts: switches.has("--allow-scripts") };
+	else if (name === "types") args.command = { name, ...(words[0] !== undefined ? { dir: words[0] } : {}), print: switches.has("--print") };
+	else {
+		if (!args.help && words[0] !== "extension") throw new ArgsError(`"agent new" makes an extension: ${usage}`);
+		if (!args.help && words[1] === undefined) throw new ArgsError(`"agent new extension" needs a name. ${usage}`);
+		args.command = { name: "new", kind: "extension", target: words[1] ?? "" };
+	}
 	return args;
 }
 
@@ -177,6 +188,11 @@ const FLAGS: Record<string, Spec> = {
 	"-na": { kind: "bool", key: "noApprove" },
 };
 
+/** The long flag names of the CLI itself, without dashes: no extension flag may take one. */
+export function builtinFlagNames(): Set<string> {
+	return new Set(Object.keys(FLAGS).filter((f) => f.startsWith("--")).map((f) => f.slice(2)));
+}
+
 /** Pairs that cannot be given together, checked after parsing. */
 const CONFLICTS: [keyof Args, keyof Args, string, string][] = [
 	["approve", "noApprove", "--approve", "--no-approve"],
@@ -239,7 +255,7 @@ export function parseArgs(argv: string[]): Args {
 		args.command = { name: "mcp", argv: argv.slice(1) };
 		return args;
 	}
-	if (sub !== undefined && ["install", "remove", "uninstall", "update"].includes(sub)) {
+	if (sub !== undefined && ["install", "remove", "uninstall", "update", "types", "new"].includes(sub)) {
 		return parseOperandSubcommand(sub, argv.slice(1), args);
 	}
 	let onlyMessages = false;

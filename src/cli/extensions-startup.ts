@@ -14,7 +14,7 @@ import { saveTrust } from "../core/resources/trust.ts";
 import { detail, mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
 import { writeStderr } from "../stdio.ts";
-import { resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
+import { builtinFlagNames, resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
 import { UserError } from "../core/errors.ts";
 import type { ExtensionFlagHelp } from "./help.ts";
 
@@ -47,7 +47,7 @@ async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensi
 	const started = performance.now();
 	const { loadExtensions } = await import("../core/extensions/loader.ts");
 	detail("import loader", performance.now() - started);
-	return loadExtensions(entries, { cwd });
+	return loadExtensions(entries, { cwd, reservedFlags: builtinFlagNames() });
 }
 
 /** AGENT_TIMING: trust and discovery since `started`, less each entry's resolve (its file row has it). */

@@ -55,7 +55,7 @@ export function helpText(extensionFlags: ExtensionFlagHelp[] = []): string {
 	const a = APP_NAME;
 	const sections = [
 		`${pc.bold(`${a} v${VERSION}`)} - a coding agent with read, bash, edit and write tools, extended by TypeScript files`,
-		`${pc.bold("Usage:")}\n  ${a} [options] [@files...] [messages...]\n  ${a} list [--json]              List extensions and what they registered\n  ${a} trust [--revoke] [dir]      Trust (or stop trusting) a project folder's .agent/\n  ${a} install <source> [-l]       Install a package (npm:<name>[@version], git:<host>/<path>[@ref], a URL, a path); -l: this project\n  ${a} remove <source> [-l]        Remove a package and its settings entry\n  ${a} update [<source>]           Update packages (all, or one)\n  ${a} mcp add|list|remove         Configure MCP servers (${a} mcp --help)`,
+		`${pc.bold("Usage:")}\n  ${a} [options] [@files...] [messages...]\n  ${a} list [--json]              List extensions and what they registered\n  ${a} trust [--revoke] [dir]      Trust (or stop trusting) a project folder's .agent/\n  ${a} install <source> [-l]       Install a package (npm:<name>[@version], git:<host>/<path>[@ref], a URL, a path); -l: this project\n  ${a} remove <source> [-l]        Remove a package and its settings entry\n  ${a} update [<source>]           Update packages (all, or one)\n  ${a} types [dir]                 Write type declarations and a tsconfig.json for writing extensions\n  ${a} new extension <name>        Create a typed extension to start from\n  ${a} mcp add|list|remove         Configure MCP servers (${a} mcp --help)`,
 		`${pc.bold("Options:")}\n${table(OPTIONS)}`,
 		`Extensions can add their own flags (e.g. --plan); they are listed below when loaded.`,
 	];

@@ -13,6 +13,7 @@ import type { SessionWriteError } from "./session/session-errors.ts";
 import type { AppendableMessage, SessionEntry } from "./session/session-entries.ts";
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
+import { mark } from "./timing.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -70,6 +71,17 @@ export interface PromptOptions {
 	source?: "interactive" | "rpc" | "extension";
 }
 
+/** The command line's say over tools that appear after start-up. */
+export interface ToolPolicy {
+	/** -nt: none. */
+	noTools: boolean;
+	/** --tools: only these. */
+	allow?: string[];
+	/** -nbt: no built-in. */
+	noBuiltinTools: boolean;
+	builtinNames: string[];
+}
+
 export interface AgentSessionOptions {
 	cwd: string;
 	model: Model | undefined;
@@ -80,6 +92,8 @@ export interface AgentSessionOptions {
 	tools: AgentTool<any, any, any>[];
 	/** Names of the tools active at start, in order. */
 	activeTools: string[];
+	/** What decides whether a tool added later starts active (--tools, -nt, -nbt). Default: it does. */
+	toolPolicy?: ToolPolicy;
 	/** Everything but the tool lists, which the session fills in from the active tools. */
 	systemPrompt: Omit<BuildSystemPromptOptions, "selectedTools" | "toolSnippets" | "promptGuidelines">;
 	/** Earlier messages (a resumed session). */
@@ -123,6 +137,7 @@ export class AgentSession {
 	private _session: SessionManager;
 	lifecycle: SessionLifecycleHooks = {};
 	private readonly allTools: Map<string, AgentTool<any, any, any>>;
+	private readonly toolPolicy: ToolPolicy | undefined;
 	private activeToolNames: string[];
 	private promptOptions: AgentSessionOptions["systemPrompt"];
 	hooks: AgentLoopHooks;
@@ -158,6 +173,7 @@ export class AgentSession {
 		this.models = options.models;
 		this._session = options.session;
 		this.allTools = new Map(options.tools.map((t) => [t.name, t]));
+		this.toolPolicy = options.toolPolicy;
 		this.activeToolNames = options.activeTools.filter((n) => this.allTools.has(n));
 		this.promptOptions = options.systemPrompt;
 		this.messages = options.messages ? [...options.messages] : [];
@@ -254,6 +270,11 @@ export class AgentSession {
 
 	// ---- model, thinking, tools -------------------------------------------------------------
 
+	/** The same model, changed (its provider was re-registered): no model_change entry, no event. */
+	refreshModel(model: Model): void {
+		if (this._model && this._model.provider === model.provider && this._model.id === model.id) this._model = model;
+	}
+
 	setModel(model: Model): void {
 		this._model = model;
 		this._session.appendModelChange(model.provider, model.id);
@@ -268,6 +289,8 @@ export class AgentSession {
 
 	/** `--models`: the models cycling goes through (empty: every available model). */
 	scopedModels: Model[] = [];
+	/** The thinking level a `--models` pattern named for a model (`provider/id:high`). */
+	readonly scopedThinkingLevels = new Map<Model, ThinkingLevel>();
 
 	/** The model after the current one in `candidates` (wrapping); undefined with fewer than two. */
 	nextModel(candidates: Model[]): Model | undefined {
@@ -282,6 +305,15 @@ export class AgentSession {
 		if (clamped === this._thinkingLevel) return;
 		this._thinkingLevel = clamped;
 		this._session.appendThinkingLevelChange(clamped);
+	}
+
+	/** Whether a tool that appears now (an extension registering one after start-up) starts active. */
+	admitsTool(name: string): boolean {
+		const policy = this.toolPolicy;
+		if (!policy) return true;
+		if (policy.noTools) return false;
+		if (policy.allow) return policy.allow.includes(name);
+		return !(policy.noBuiltinTools && policy.builtinNames.includes(name));
 	}
 
 	getActiveToolNames(): string[] {
@@ -402,6 +434,7 @@ export class AgentSession {
 			const systemPrompt = this.getSystemPrompt();
 			const tools = this.activeTools();
 			const announce = this.systemAnnouncement(systemPrompt, tools);
+			mark("prepare run");
 			await runAgentLoop(prompts, this.messages, {
 				model,
 				systemPrompt,

@@ -19,6 +19,7 @@ import { mark } from "./timing.ts";
 import { createBuiltinTools } from "./tools/index.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { ExtensionHost } from "./extensions/host.ts";
+import { virtualDefinition } from "./extensions/virtual-routing.ts";
 import type { ExtensionErrorReport } from "./extensions/runner.ts";
 import type { ExtensionEntry } from "./extensions/discovery.ts";
 import type { LoadExtensionsResult } from "./extensions/loader.ts";
@@ -170,7 +171,7 @@ const COMPACTION_SHAPE = { enabled: "boolean", reserveTokens: "number", keepRece
 const RETRY_SHAPE = { enabled: "boolean", maxRetries: "number", baseDelayMs: "number", maxAgentDelayMs: "number" } as const;
 
 /** `--models` patterns → available models, in pattern order; a pattern matching nothing is an error. */
-export function resolveScopedModels(registry: ModelRegistry, patterns: string[]): Model[] {
+export function resolveScopedModels(registry: ModelRegistry, patterns: string[], levels?: Map<Model, ThinkingLevel>): Model[] {
 	const available = registry.getAvailable();
 	const out: Model[] = [];
 	for (const pattern of patterns) {
@@ -179,7 +180,9 @@ export function resolveScopedModels(registry: ModelRegistry, patterns: string[])
 			const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "i");
 			matched = available.filter((m) => re.test(`${m.provider}/${m.id}`) || re.test(m.id));
 		} else {
-			matched = [registry.resolveModel(pattern).model];
+			const resolved = registry.resolveModel(pattern);
+			matched = [resolved.model];
+			if (resolved.thinkingLevel) levels?.set(resolved.model, resolved.thinkingLevel);
 		}
 		if (matched.length === 0) throw new UserError(`--models: no available model matches "${pattern}".`, [`"agent --list-models" shows the models you can use.`]);
 		for (const m of matched) if (!out.includes(m)) out.push(m);
@@ -202,7 +205,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const loaded = options.extensions?.loaded;
 	for (const change of loaded?.runtime.queuedProviders() ?? []) {
 		if (change.kind === "register") registry.registerProvider(change.name, change.config as never);
+		else if (change.kind === "register-native") registry.registerProvider(change.provider);
 		else if (change.kind === "unregister") registry.unregisterProvider(change.name);
+		else if (change.kind === "unregister-virtual") registry.unregisterVirtualModel(change.provider, change.id);
+		else {
+			// Listed now so --model can name it; the host gives it its router when it binds.
+			const definition = virtualDefinition(change.config, registry, change.extensionPath);
+			registry.registerVirtualModel(definition, () => Promise.reject(new Error("the extension runtime is not bound yet")), `extension:${change.extensionPath}`);
+		}
 	}
 	const projectTrusted = options.projectTrusted ?? options.extensions?.projectTrusted ?? decideTrust(cwd, {}).state === "yes";
 	const resources = new ResourceSet({
@@ -220,6 +230,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
 	const context = sessionManager.buildSessionContext();
+	mark("session context");
 
 	let model: Model | undefined;
 	let modelError: Error | undefined;
@@ -255,10 +266,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	mark("select model");
 	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
 
-	// Tools: built-ins, then extra tools (which replace a built-in of the same name).
-	const builtins = options.noBuiltinTools || options.noTools ? { tools: [], defaultActive: [] } : createBuiltinTools(cwd);
+	// Tools: built-ins, then extra tools (which replace a built-in of the same name). With -nt or
+	// -nbt the built-ins exist but start inactive: getAllTools() lists them, setActiveTools() can turn one on.
+	const builtins = createBuiltinTools(cwd);
 	const byName = new Map<string, AgentTool<any, any, any>>(builtins.tools.map((t) => [t.name, t]));
-	const active: string[] = [...builtins.defaultActive];
+	const active: string[] = options.noBuiltinTools || options.noTools ? [] : [...builtins.defaultActive];
 	const extensionTools = (loaded?.extensions ?? []).flatMap((e) => [...e.tools.values()].map((t) => t.definition));
 	for (const tool of options.extraTools ?? []) byName.set(tool.name, tool);
 	// What reload restores before extensions register their tools again.
@@ -270,18 +282,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	mark("built-in tools");
 	let activeNames = active;
 	if (options.noTools) activeNames = [];
-	else if (options.tools) {
-		let unknown = options.tools.filter((n) => !byName.has(n));
-		// MCP tools (`mcp__server__*`) are not known yet: their servers are still to connect.
-		if (unknown.length > 0) {
-			const { isMcpToolName } = await import("./mcp/tool-names.ts");
-			unknown = unknown.filter((n) => !isMcpToolName(n));
-		}
-		if (unknown.length > 0) {
-			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...byName.keys()].join(", ")}`]);
-		}
-		activeNames = options.tools.filter((n) => byName.has(n));
-	}
+	else if (options.tools) activeNames = options.tools.filter((n) => byName.has(n));
 
 	const session = new AgentSession({
 		cwd,
@@ -291,6 +292,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		session: sessionManager,
 		tools: [...byName.values()],
 		activeTools: activeNames,
+		// Tools registered later (an extension's session_start, a command) obey --tools, -nt and -nbt too.
+		toolPolicy: {
+			noTools: options.noTools === true,
+			...(options.tools ? { allow: options.tools } : {}),
+			noBuiltinTools: options.noBuiltinTools === true,
+			builtinNames: builtins.tools.map((t) => t.name),
+		},
 		messages: context.messages,
 		systemPrompt: {
 			cwd,
@@ -311,7 +319,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		sessionManager.appendModelChange(model.provider, model.id);
 	}
 	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
-	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels);
+	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels, session.scopedThinkingLevels);
 	mark("agent session");
 	const mcp = await startMcp(options, { cwd, projectTrusted, session, extensionsLoaded: loaded !== undefined });
 	const host = new ExtensionHost({
@@ -336,6 +344,20 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	await options.onSessionCreated?.(session, created);
 	mark("session and host");
 	await host.bind("startup");
+	// Names in --tools may be tools extensions register later (in session_start): checked once they had the chance.
+	if (options.tools && !options.noTools) {
+		const known = new Set(session.getAllTools().map((t) => t.name));
+		let unknown = options.tools.filter((n) => !known.has(n));
+		// MCP tools (`mcp__server__*`) are not known yet: their servers are still to connect.
+		if (unknown.length > 0) {
+			const { isMcpToolName } = await import("./mcp/tool-names.ts");
+			unknown = unknown.filter((n) => !isMcpToolName(n));
+		}
+		if (unknown.length > 0) {
+			await host.shutdown();
+			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...known].join(", ")}`]);
+		}
+	}
 	mark("bind extensions");
 	return created;
 }

@@ -235,7 +235,8 @@ test("abort ends a hanging stream; a bash tool's process dies with the run", asy
 	const end = await rpc.event("agent_end", from);
 	expect(end.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
 	expect((await rpc.request({ type: "get_state" })).data.isStreaming).toBe(false);
-	expect(world.mock.openStreams).toBe(0);
+	// The connection is closed; the server notices a moment later (on a busy machine, after get_state).
+	await until(() => world.mock.openStreams === 0, "the mock to see the aborted stream closed");
 	expect(await rpc.end()).toBe(0);
 }, T);
 

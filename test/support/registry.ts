@@ -27,7 +27,8 @@ export interface TestRegistry extends AsyncDisposable {
 async function npmPack(folder: string): Promise<{ bytes: Uint8Array; file: string }> {
 	const out = mkdtempSync(join(tmpdir(), "agent-pack-"));
 	try {
-		const proc = Bun.spawn(["npm", "pack", "--silent", "--pack-destination", out], { cwd: folder, stdout: "pipe", stderr: "pipe", env: { ...process.env, npm_config_loglevel: "error" } });
+		// Bounded: a stuck npm must fail the test or benchmark, not hang it (killed, it exits non-zero).
+		const proc = Bun.spawn(["npm", "pack", "--silent", "--pack-destination", out], { cwd: folder, stdout: "pipe", stderr: "pipe", timeout: 60_000, killSignal: "SIGKILL", env: { ...process.env, npm_config_loglevel: "error", npm_config_update_notifier: "false" } });
 		const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 		if (code !== 0) throw new Error(`npm pack in ${folder} failed (${code}): ${stderr}`);
 		const file = stdout.trim().split("\n").at(-1)!;

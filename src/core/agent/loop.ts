@@ -170,10 +170,12 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 				await emit({ type: "message_end", message: m });
 			}
 		}
+		// A virtual model's router is told whether this request answers a user's message.
+		const reason = pending.some((m) => m.role === "user") ? "user" : "continuation";
 		for (const m of pending) await push(m);
 		pending = [];
 
-		const assistant = await requestAssistant(messages, added, refreshed(config));
+		const assistant = await requestAssistant(messages, added, refreshed(config), reason);
 		let outcome: TurnOutcome = assistant.stopReason === "error" ? "error" : assistant.stopReason === "aborted" ? "aborted" : "completed";
 		const toolCalls = outcome === "completed" ? assistant.content.filter((c): c is ToolCall => c.type === "toolCall") : [];
 		let toolResults: ToolResultMessage[] = [];
@@ -213,7 +215,7 @@ function timedConfig(config: AgentLoopConfig): AgentLoopConfig {
 }
 
 /** One provider request, streamed; the final message is appended to `messages` and `added`. */
-async function requestAssistant(messages: AgentMessage[], added: AgentMessage[], config: AgentLoopConfig): Promise<AssistantMessage> {
+async function requestAssistant(messages: AgentMessage[], added: AgentMessage[], config: AgentLoopConfig, reason: "user" | "continuation" = "continuation"): Promise<AssistantMessage> {
 	const { hooks, model, signal, emit } = config;
 	if (hooks.beforeRequest && !signal.aborted) await hooks.beforeRequest();
 	const buildContext = async (): Promise<Context> => {
@@ -235,7 +237,7 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 	let final: AssistantMessage;
 	for (let attempt = 1; ; attempt++) {
 		enterPhase("request build");
-		const outcome = await streamOnce(context, options, config);
+		const outcome = await streamOnce(context, { ...options, requestReason: attempt > 1 || recovered ? "retry" : reason }, config);
 		enterPhase("other");
 		final = outcome.message;
 		started = outcome.started;

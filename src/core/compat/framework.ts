@@ -7,7 +7,7 @@ import { CONFIG_DIR_NAME, getAgentDir, runtimeShape } from "../../config.ts";
 import type { AgentMessage } from "../agent/messages.ts";
 import type { Usage } from "../providers/types.ts";
 import { loadContextFiles } from "../resources/context-files.ts";
-import { projectSettingsPath, readSettingsFile, userSettingsPath } from "../resources/settings.ts";
+import { mergeSettings, projectSettingsPath, readSettingsFile, userSettingsPath } from "../resources/settings.ts";
 import { loadSkills as loadSkillSources, type LoadSkillsResult, type Skill } from "../resources/skills.ts";
 import { buildContextFromPath } from "../session/session-context.ts";
 import type { CompactionEntry, SessionContext, SessionEntry } from "../session/session-entries.ts";
@@ -87,8 +87,7 @@ export function wrapRegisteredTools(registered: RegisteredTool[]): AgentTool<any
 
 export { CURRENT_SESSION_VERSION } from "../session/session-entries.ts";
 
-/** The custom entry type virtual-model routers' state is kept under. */
-export const VIRTUAL_MODEL_STATE_ENTRY = "pi.virtual-model-state";
+export { VIRTUAL_MODEL_STATE_ENTRY } from "../providers/virtual-models.ts";
 
 /** The entries of a session file's text (header and unreadable lines left out). */
 export function parseSessionEntries(content: string): SessionEntry[] {
@@ -189,15 +188,6 @@ export function parseSkillBlock(text: string): { name: string; location: string;
 // ---- settings -------------------------------------------------------------------------------------
 
 type Settings = Record<string, unknown>;
-
-const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
-
-/** `over` on top of `base`; nested objects (compaction, retry, …) merge one level deep. */
-export function mergeSettings(base: Settings, over: Settings): Settings {
-	const out: Settings = { ...base };
-	for (const [k, v] of Object.entries(over)) out[k] = isPlain(v) && isPlain(out[k]) ? { ...(out[k] as Settings), ...v } : v;
-	return out;
-}
 
 /**
  * Settings as pi's SettingsManager reads them: the user file, the project file over it (when the

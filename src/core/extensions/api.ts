@@ -5,6 +5,8 @@ import { execCommand } from "../exec.ts";
 import { checkRegistration, McpServerRegistry, type RegisteredMcpServer } from "../mcp/registry.ts";
 import type { EventBusController } from "./event-bus.ts";
 import { EXTENSION_EVENT_NAMES } from "./event-types.ts";
+import { checkProviderConfig } from "../providers/registry.ts";
+import { isNativeProvider, nativeProviderProblem, type NativeProvider } from "../providers/native-provider.ts";
 import { DEFAULT_MARKDOWN_TYPES } from "./renderers.ts";
 import type {
 	Extension,
@@ -26,10 +28,13 @@ export function failedApiMessage(path: string): string {
 	return `Extension "${path}" failed to load and its API is no longer active.`;
 }
 
-type ProviderChange =
+export type ProviderChange =
 	| { kind: "register"; name: string; config: ProviderConfig; extensionPath: string }
+	/** pi 1.6's one-argument form: a pi-ai Provider object. */
+	| { kind: "register-native"; name: string; provider: NativeProvider; extensionPath: string }
 	| { kind: "unregister"; name: string; extensionPath: string }
-	| { kind: "virtual-model"; config: VirtualModelConfig; extensionPath: string };
+	| { kind: "virtual-model"; config: VirtualModelConfig; extensionPath: string }
+	| { kind: "unregister-virtual"; provider: string; id: string; extensionPath: string };
 
 /** The shared runtime: action slots, flag values, the provider queue, and the stale switch. */
 export class ExtensionRuntime {
@@ -42,7 +47,13 @@ export class ExtensionRuntime {
 	private readonly busUnsubscribers = new Set<() => void>();
 	private staleMessage: string | undefined;
 
-	constructor(readonly cwd: string) {}
+	/**
+	 * @param reservedFlags the CLI's own flag names (without dashes): an extension flag may not take one.
+	 */
+	constructor(
+		readonly cwd: string,
+		readonly reservedFlags: ReadonlySet<string> = new Set(),
+	) {}
 
 	get isBound(): boolean {
 		return this.actions !== undefined;
@@ -119,7 +130,9 @@ export class ExtensionRuntime {
 	private applyProviderChange(change: ProviderChange): void {
 		const actions = this.actions!;
 		if (change.kind === "register") actions.registerProvider(change.name, change.config, change.extensionPath);
+		else if (change.kind === "register-native") actions.registerProvider(change.provider, undefined, change.extensionPath);
 		else if (change.kind === "unregister") actions.unregisterProvider(change.name, change.extensionPath);
+		else if (change.kind === "unregister-virtual") actions.unregisterVirtualModel(change.provider, change.id, change.extensionPath);
 		else actions.registerVirtualModel(change.config, change.extensionPath);
 	}
 }
@@ -239,9 +252,15 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 			check();
 			const bare = name.replace(/^--/, "");
 			if (!/^[A-Za-z0-9][\w-]*$/.test(bare)) throw new Error(`registerFlag("${name}"): use letters, digits, "-" and "_"`);
-			if (options?.type !== "boolean" && options?.type !== "string") throw new Error(`registerFlag("${bare}"): type must be "boolean" or "string"`);
-			extension.flags.set(bare, { name: bare, extensionPath: extension.path, ...options });
-			if (options.default !== undefined) {
+			if (runtime.reservedFlags.has(bare)) throw new Error(`registerFlag("${bare}"): --${bare} is a built-in flag; give the extension's flag another name`);
+			// pi: a flag without a type is a boolean.
+			const type = options?.type ?? "boolean";
+			if (type !== "boolean" && type !== "string") throw new Error(`registerFlag("${bare}"): type must be "boolean" or "string"`);
+			if (options?.default !== undefined && typeof options.default !== type) {
+				throw new Error(`registerFlag("${bare}"): the default must be a ${type}, not ${JSON.stringify(options.default)}`);
+			}
+			extension.flags.set(bare, { name: bare, extensionPath: extension.path, ...options, type });
+			if (options?.default !== undefined) {
 				if (loading()) pending.flagDefaults.set(bare, options.default);
 				else if (!runtime.flagValues.has(bare)) runtime.flagValues.set(bare, options.default);
 			}
@@ -271,10 +290,22 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 			check();
 			extension.toolRenderers.push(resolver);
 		},
-		registerProvider(name, config) {
+		registerProvider(nameOrProvider: string | NativeProvider, config?: ProviderConfig) {
 			check();
-			if (!extension.providers.includes(name)) extension.providers.push(name);
-			queueProvider({ kind: "register", name, config, extensionPath: extension.path });
+			// Checked now, so a malformed config fails the extension's load naming its file (or the
+			// call that made it, after load), instead of failing later without saying whose it was.
+			if (typeof nameOrProvider === "string") {
+				const problem = checkProviderConfig(nameOrProvider, config as ProviderConfig);
+				if (problem) throw new Error(problem);
+				if (!extension.providers.includes(nameOrProvider)) extension.providers.push(nameOrProvider);
+				queueProvider({ kind: "register", name: nameOrProvider, config: config!, extensionPath: extension.path });
+				return;
+			}
+			if (!isNativeProvider(nameOrProvider)) throw new Error("registerProvider: expected registerProvider(name, config) or a pi-ai Provider object (id, getModels(), stream or streamSimple)");
+			const problem = nativeProviderProblem(nameOrProvider);
+			if (problem) throw new Error(`registerProvider(provider): ${problem}`);
+			if (!extension.providers.includes(nameOrProvider.id)) extension.providers.push(nameOrProvider.id);
+			queueProvider({ kind: "register-native", name: nameOrProvider.id, provider: nameOrProvider, extensionPath: extension.path });
 		},
 		unregisterProvider(name) {
 			check();
@@ -282,8 +313,17 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 		},
 		registerVirtualModel(config) {
 			check();
-			extension.virtualModels.push(config);
-			queueProvider({ kind: "virtual-model", config, extensionPath: extension.path });
+			if (!config || typeof config.provider !== "string" || !config.provider || typeof config.id !== "string" || !config.id) {
+				throw new Error("registerVirtualModel: a virtual model needs a provider and an id");
+			}
+			if (typeof config.route !== "function" && config.target === undefined) throw new Error(`registerVirtualModel("${config.provider}/${config.id}"): route must be a function`);
+			extension.virtualModels.push(config as VirtualModelConfig);
+			queueProvider({ kind: "virtual-model", config: config as VirtualModelConfig, extensionPath: extension.path });
+		},
+		unregisterVirtualModel(provider, id) {
+			check();
+			extension.virtualModels = extension.virtualModels.filter((v) => v.provider !== provider || v.id !== id);
+			queueProvider({ kind: "unregister-virtual", provider, id, extensionPath: extension.path });
 		},
 		registerMcpServer(name, config) {
 			check();
@@ -343,6 +383,7 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 			return runtime.action().setModel(model);
 		},
 		getThinkingLevel: () => act().getThinkingLevel(),
+		getSettings: () => act().getSettings(),
 		setThinkingLevel: (level) => act().setThinkingLevel(level),
 	};
 

@@ -43,6 +43,9 @@ import type { SessionBeforeTreeResult } from "./event-types.ts";
 import type { SessionEntry } from "../session/session-entries.ts";
 import { createNoopUI } from "./ui-noop.ts";
 import { dispatchBeforeAgentStart } from "./agent-start.ts";
+import { createVirtualResolver, virtualDefinition } from "./virtual-routing.ts";
+import { readRunSettings } from "../resources/settings.ts";
+import { mergeSettings } from "../resources/settings.ts";
 import { ExtensionRenderers } from "./renderers.ts";
 import { setActiveRegistry } from "../providers/active-registry.ts";
 
@@ -256,7 +259,7 @@ export class ExtensionHost {
 		this.session.lifecycle = {
 			beforeReplace: (reason, detail) => this.beforeReplace(reason, detail),
 			replaced: async (reason, previous) => {
-				const tools = await this.reloadExtensions();
+				const tools = await this.reloadExtensions(false);
 				await this.bind(reason, previous, tools);
 			},
 		};
@@ -314,7 +317,9 @@ export class ExtensionHost {
 	private syncTools(previous?: ToolState): void {
 		for (const ext of this.extensions) {
 			for (const { definition } of ext.tools.values()) {
-				const activate = previous ? previous.active.has(definition.name) || !previous.known.has(definition.name) : false;
+				// A tool new since `previous` (registered in session_start, a command, a tool) starts active if
+				// the command line lets it (--tools, -nt, -nbt); one that existed keeps its state.
+				const activate = previous ? previous.active.has(definition.name) || (!previous.known.has(definition.name) && this.session.admitsTool(definition.name)) : false;
 				this.session.addTool(definition, activate);
 			}
 		}
@@ -350,9 +355,20 @@ export class ExtensionHost {
 			getThinkingLevel: () => session.thinkingLevel,
 			setThinkingLevel: (level) => this.setThinkingLevel(level),
 			refreshTools: () => this.syncTools(this.toolState()),
-			registerProvider: (name, config) => this.registry.registerProvider(name, config as never),
-			unregisterProvider: (name) => this.registry.unregisterProvider(name),
+			registerProvider: (nameOrProvider, config) => {
+				this.registry.registerProvider(nameOrProvider as never, config);
+				this.refreshModel(typeof nameOrProvider === "string" ? nameOrProvider : nameOrProvider.id);
+			},
+			unregisterProvider: (name) => {
+				this.registry.unregisterProvider(name);
+				this.refreshModel(name);
+			},
 			registerVirtualModel: (config, path) => this.registerVirtualModel(config, path),
+			unregisterVirtualModel: (provider, id) => {
+				this.registry.unregisterVirtualModel(provider, id);
+				this.refreshModel(provider);
+			},
+			getSettings: () => this.settings(),
 		};
 	}
 
@@ -381,37 +397,29 @@ export class ExtensionHost {
 		void this.session.publish({ type: "thinking_level_changed", level: this.session.thinkingLevel });
 	}
 
-	/** A model served under another name that resolves to a real one per request. */
+	/** A virtual model (pi 1.6): the registry routes its requests through the extension's route(). */
 	private registerVirtualModel(config: VirtualModelConfig, extensionPath: string): void {
-		const pick = (context: Parameters<Exclude<VirtualModelConfig["target"], string>>[0]) => {
-			const target = typeof config.target === "string" ? config.target : config.target(context);
-			const slash = target.indexOf("/");
-			const model = slash > 0 ? this.registry.find(target.slice(0, slash), target.slice(slash + 1)) : undefined;
-			if (!model) throw new Error(`Virtual model ${config.provider}/${config.id} (from ${extensionPath}): target "${target}" is not a known provider/model`);
-			return model;
-		};
-		const api = `virtual:${config.provider}`;
-		const template = typeof config.target === "string" ? pick({ messages: [] }) : undefined;
-		this.registry.registerProvider(config.provider, {
-			api,
-			baseUrl: template?.baseUrl ?? "virtual:",
-			apiKey: "virtual",
-			streamSimple: (_model: Model, context: Context, options?: StreamOptions) => {
-				const real = pick(context);
-				return this.registry.stream(real, context, options);
-			},
-			models: [
-				{
-					id: config.id,
-					name: config.name ?? config.id,
-					reasoning: template?.reasoning ?? false,
-					input: template?.input ?? ["text"],
-					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...template?.cost },
-					contextWindow: template?.contextWindow ?? 128_000,
-					maxTokens: template?.maxTokens ?? 8_192,
-				},
-			],
-		} as never);
+		const definition = virtualDefinition(config, this.registry, extensionPath);
+		this.registry.registerVirtualModel(definition, createVirtualResolver(definition, { session: this.session, registry: this.registry, context: () => this.createContext() }), `extension:${extensionPath}`);
+		this.refreshModel(config.provider);
+	}
+
+	/**
+	 * A provider changed after bind (registerProvider, unregisterProvider, a virtual model): when it
+	 * is the current model's, the session takes the model's new version (endpoint, headers, key),
+	 * so a proxy an extension sets up is never bypassed.
+	 */
+	private refreshModel(provider: string): void {
+		const current = this.session.model;
+		if (!current || current.provider !== provider) return;
+		const fresh = this.registry.find(current.provider, current.id);
+		if (fresh && fresh !== current) this.session.refreshModel(fresh);
+	}
+
+	/** A copy of the settings in force (pi.getSettings()): the user's, then the trusted project's over them. */
+	private settings(): Record<string, unknown> {
+		const files = readRunSettings(this.session.cwd, this.projectTrusted);
+		return structuredClone(mergeSettings(files.user?.data ?? {}, files.project?.data ?? {}));
 	}
 
 	private toolInfos(): ToolInfo[] {
@@ -773,7 +781,8 @@ export class ExtensionHost {
 				return live(() => session.model);
 			},
 			get scopedModels() {
-				return live(() => [...session.scopedModels]);
+				// pi 1.6's ScopedModel entries.
+				return live(() => session.scopedModels.map((model) => ({ model, thinkingLevel: session.scopedThinkingLevels.get(model) })));
 			},
 			get thinkingLevel() {
 				return live(() => session.thinkingLevel);
@@ -1011,7 +1020,7 @@ export class ExtensionHost {
 	 * again, bump the module generation and load them (errors reported, not fatal). Returns the
 	 * tool state from before, so tools keep their active state and new ones become active.
 	 */
-	private async reloadExtensions(): Promise<ToolState> {
+	private async reloadExtensions(reevaluate: boolean): Promise<ToolState> {
 		const tools = this.toolState();
 		const old = this.loaded;
 		if (!old) return tools;
@@ -1025,8 +1034,12 @@ export class ExtensionHost {
 		}
 		const { bumpExtensionGeneration } = await import("./module-import.ts");
 		const { loadExtensions } = await import("./loader.ts");
-		bumpExtensionGeneration();
-		const next = await loadExtensions(this.entries, { cwd: this.session.cwd, eventBus: old.eventBus });
+		// /reload evaluates changed files (and their helpers) again; a session replacement runs the
+		// factories again on the modules already loaded (pi: moduleLoads 1, factoryRuns 2).
+		if (reevaluate) bumpExtensionGeneration();
+		// The virtual models the old runtime registered go; the new one registers its own.
+		for (const ext of old.extensions) this.registry.unregisterVirtualModelsOf(`extension:${ext.path}`);
+		const next = await loadExtensions(this.entries, { cwd: this.session.cwd, eventBus: old.eventBus, reservedFlags: old.runtime.reservedFlags });
 		for (const [name, value] of this.options.flagValues ?? []) next.runtime.flagValues.set(name, value);
 		// Tools of extensions that no longer register them go; a replaced built-in comes back.
 		this.session.resetTools(this.baseTools);
@@ -1040,7 +1053,7 @@ export class ExtensionHost {
 	/** `/reload`, `ctx.reload()`: shutdown → stale → re-import → session_start {reason: "reload"}. */
 	async reload(): Promise<void> {
 		await this.runner.emit("session_shutdown", { reason: "reload" });
-		const tools = await this.reloadExtensions();
+		const tools = await this.reloadExtensions(true);
 		await this.options.mcp?.reload();
 		await this.bind("reload", undefined, tools);
 	}

@@ -32,6 +32,8 @@ export interface LoadExtensionsOptions {
 	eventBus?: EventBusController;
 	/** Milliseconds an import or factory may take before it counts as hung. Default 10 000 or $AGENT_EXTENSION_TIMEOUT_MS. */
 	timeoutMs?: number;
+	/** Flag names the CLI has itself (without dashes): an extension registering one fails to load. */
+	reservedFlags?: ReadonlySet<string>;
 }
 
 export interface LoadExtensionsResult {
@@ -118,7 +120,7 @@ function toLoadError(error: unknown, entry: ExtensionEntry, stage: LoadStage, ti
 
 /** Load `entries` in order with one shared runtime. Never throws for an extension's failure. */
 export async function loadExtensions(entries: ExtensionEntry[], options: LoadExtensionsOptions): Promise<LoadExtensionsResult> {
-	const runtime = new ExtensionRuntime(options.cwd);
+	const runtime = new ExtensionRuntime(options.cwd, options.reservedFlags);
 	const eventBus = options.eventBus ?? createEventBus();
 	const timeoutMs = options.timeoutMs ?? defaultLoadTimeoutMs();
 	const token = cacheToken(options.cwd);

@@ -15,6 +15,8 @@ import type {
 	ThinkingLevel,
 } from "../providers/types.ts";
 import type { AgentTool, AgentToolResult, AgentToolUpdateCallback, ToolExecutionMode } from "../tools/types.ts";
+import type { ModelRoute, ModelRouteReason, ModelRouteRequest, VirtualModelDefinition } from "../providers/virtual-models.ts";
+import type { NativeProvider } from "../providers/native-provider.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import type { RegisteredMcpServer } from "../mcp/registry.ts";
 import type { CompactionResult, ExtensionEventName, ExtensionEventPayload, ExtensionEventResult, SessionEntry } from "./event-types.ts";
@@ -137,7 +139,8 @@ export interface ExtensionContext {
 	sessionManager: ReadonlySessionManager;
 	modelRegistry: ModelRegistryView;
 	model: Model | undefined;
-	scopedModels: Model[];
+	/** `--models`: the models cycling goes through, with the level a pattern named (pi's ScopedModel). */
+	scopedModels: { model: Model; thinkingLevel?: ThinkingLevel }[];
 	thinkingLevel?: ThinkingLevel;
 	isIdle(): boolean;
 	isProjectTrusted(): boolean;
@@ -266,11 +269,13 @@ export interface SlashCommandInfo {
 
 export interface FlagOptions {
 	description?: string;
-	type: "boolean" | "string";
+	/** Default "boolean" (pi). */
+	type?: "boolean" | "string";
 	default?: boolean | string;
 }
 
-export interface ExtensionFlag extends FlagOptions {
+export interface ExtensionFlag extends Omit<FlagOptions, "type"> {
+	type: "boolean" | "string";
 	name: string;
 	extensionPath: string;
 }
@@ -383,14 +388,20 @@ export interface ProviderConfig {
 	};
 }
 
-/** A model served by an extension under another name (v0.87 `registerVirtualModel`). */
-export interface VirtualModelConfig {
+/**
+ * A virtual model (pi 1.6's ExtensionVirtualModel): selectable like any model, it picks a physical
+ * model for every request with `route(request, ctx)`; the state `route` returns is kept on the
+ * session branch and handed back as `request.state`. `target` (`provider/id`, or a function of the
+ * request's context) is the older shape, still taken.
+ */
+export interface VirtualModelConfig<TState = unknown> extends Partial<Omit<VirtualModelDefinition<TState>, "route" | "provider" | "id">> {
 	provider: string;
 	id: string;
-	name?: string;
-	/** The real model it resolves to, `provider/id`, or a function choosing one per request. */
-	target: string | ((context: Context) => string);
+	route?: (request: ModelRouteRequest<TState>, ctx: ExtensionContext) => ModelRoute<TState> | Promise<ModelRoute<TState>>;
+	target?: string | ((context: Context) => string);
 }
+export type ExtensionVirtualModel<TState = unknown> = VirtualModelConfig<TState>;
+export type { ModelRoute, ModelRouteReason, ModelRouteRequest, VirtualModelDefinition };
 
 // ---- Messages the API can send ----
 
@@ -458,6 +469,8 @@ export interface ExtensionSessionActions {
 	setModel(model: Model): Promise<boolean>;
 	getThinkingLevel(): ThinkingLevel;
 	setThinkingLevel(level: ThinkingLevel): void;
+	/** A copy of the settings in force: the user's settings.json, the trusted project's over it. */
+	getSettings(): Record<string, unknown>;
 }
 
 export interface ExtensionAPI extends ExtensionSessionActions {
@@ -474,10 +487,12 @@ export interface ExtensionAPI extends ExtensionSessionActions {
 	/** One per extension (a second call replaces the first). */
 	registerMarkdownTransformer(transformer: MarkdownTransformer, options?: MarkdownTransformerOptions): void;
 	registerToolRenderer(resolver: ToolRendererResolver): void;
-	/** Queued during load; applied when the session binds the runtime. */
+	/** Queued during load; applied when the session binds the runtime. The one-argument form takes a pi-ai Provider. */
 	registerProvider(name: string, config: ProviderConfig): void;
+	registerProvider(provider: NativeProvider): void;
 	unregisterProvider(name: string): void;
-	registerVirtualModel(config: VirtualModelConfig): void;
+	registerVirtualModel<TState = unknown>(config: VirtualModelConfig<TState>): void;
+	unregisterVirtualModel(provider: string, id: string): void;
 	/**
 	 * An MCP server for this session, shaped like an `mcpServers` entry of mcp.json. Registered while
 	 * loading, it starts with the session; later, at once. Not saved; a server of the same name in
@@ -504,9 +519,10 @@ export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;
 export interface ExtensionActions extends ExtensionSessionActions {
 	/** Called after a tool is registered post-bind so the session can pick it up. */
 	refreshTools(): void;
-	registerProvider(name: string, config: ProviderConfig, extensionPath: string): void;
+	registerProvider(nameOrProvider: string | NativeProvider, config: ProviderConfig | undefined, extensionPath: string): void;
 	unregisterProvider(name: string, extensionPath: string): void;
 	registerVirtualModel(config: VirtualModelConfig, extensionPath: string): void;
+	unregisterVirtualModel(provider: string, id: string, extensionPath: string): void;
 }
 
 export type ExtensionStatus = "loading" | "active" | "failed";

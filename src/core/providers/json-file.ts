@@ -1,9 +1,9 @@
 // Reads a user's JSON config file (models.json, auth.json) and validates it, turning a syntax or
 // schema error into one message with file:line:column and the fix. Never writes the file.
 import type { TSchema } from "typebox";
-import { Value } from "typebox/value";
 import { checkJsonNesting, FileReadError, fixFileHint, readJsonFile, readTextFile } from "../file-reader.ts";
 import { lineColumn, pointerToPath, scanJson } from "../json-scan.ts";
+import { precompiledCheck } from "./config-checks.ts";
 
 export { lineColumn, pointerToPath, scanJson };
 
@@ -54,18 +54,34 @@ export function readJsonConfig(path: string, schema: TSchema, example: string, c
 	if (!read) return undefined;
 	const { text, value } = read;
 	if (value === undefined) return {};
-	if (Value.Check(schema, value)) {
+	if (checkValue(schema, value)) {
 		const problem = check?.(value);
 		if (!problem) return value;
 		const offset = scanJson(text).positions.get(problem.pointer);
 		const at = offset === undefined ? undefined : lineColumn(text, offset);
 		throw new ConfigFileError(path, at?.line, at?.column, problem.message, hints);
 	}
-	const errors = Value.Errors(schema, value) as SchemaError[];
+	const errors = typeboxValue().Errors(schema, value) as SchemaError[];
 	const pointer = errors[0]?.instancePath ?? "";
 	const offset = scanJson(text).positions.get(pointer);
 	const at = offset === undefined ? undefined : lineColumn(text, offset);
 	throw new ConfigFileError(path, at?.line, at?.column, describeSchemaError(pointer, errors.filter((e) => e.instancePath === pointer)), hints);
+}
+
+/**
+ * typebox's value module, loaded on first need: a valid config never needs it (its schema has a
+ * precompiled check), so start-up does not evaluate it. require() is synchronous, as this reader is.
+ */
+export function typeboxValue(): Pick<typeof import("typebox/value"), "Check" | "Errors" | "Convert"> {
+	// The module's own functions, not its `Value` namespace: a module served by a Bun plugin (the
+	// extension loader's, from source) keeps the functions but not the namespace.
+	return require("typebox/value") as typeof import("typebox/value");
+}
+
+/** `schema`'s precompiled check when it has one, else typebox's. */
+export function checkValue(schema: TSchema, value: unknown): boolean {
+	const check = precompiledCheck(schema);
+	return check ? check(value) : typeboxValue().Check(schema, value);
 }
 
 interface SchemaError {

@@ -1,12 +1,11 @@
 // The model registry: built-in providers, then ~/.agent/models.json, then providers extensions
 // register, merged into one model list; API keys per provider; streaming with the right key.
 import { join } from "node:path";
-import { Value } from "typebox/value";
 import { getAgentDir, tildify } from "../../config.ts";
 import { isSpecConfigured, KeyCommandError, parseKeySpec, resolveHeaderValue, resolveKeySpec, type KeySpec } from "./auth.ts";
 import { builtinProviders, type BuiltinProvider } from "./catalogue.ts";
 import { EventStream } from "./event-stream.ts";
-import { type ConfigProblem, pointerToPath, readJsonConfig } from "./json-file.ts";
+import { checkValue, type ConfigProblem, pointerToPath, readJsonConfig, typeboxValue } from "./json-file.ts";
 import { formatModelList } from "./model-list.ts";
 import { noModelMessage, resolveModel, selectModel, type ModelSelection, type ResolvedModel } from "./model-resolver.ts";
 import {
@@ -20,7 +19,11 @@ import {
 	type ProviderModelConfig,
 } from "./provider-config.ts";
 import { createRetryPolicy, type RetryPolicy } from "./retry.ts";
-import { errorStream, registerApiStream, stream as streamModel, unregisterApiStreams } from "./stream.ts";
+import { errorStream, registerApiStream, registerProviderStream, stream as streamModel, unregisterApiStreams } from "./stream.ts";
+import { isNativeProvider, nativeProviderConfig, nativeProviderProblem, nativeProviderStream, type NativeProvider } from "./native-provider.ts";
+import { toTranscriptContext } from "./transcript.ts";
+import { VIRTUAL_API, VirtualModels, type VirtualModelDefinition, type VirtualResolver } from "./virtual-models.ts";
+import { NotSupportedError } from "../compat/unsupported.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, Model, StreamOptions } from "./types.ts";
 
 export interface ModelRegistryOptions {
@@ -83,6 +86,8 @@ export class ModelRegistry {
 	private readonly runtimeKeys = new Map<string, string>();
 	private providers = new Map<string, ProviderState>();
 	private models: Model[] = [];
+	/** Virtual models (registerVirtualModel), listed after every physical model. */
+	private readonly virtual = new VirtualModels();
 
 	/** Read models.json and auth.json; a malformed file throws ConfigFileError (file:line:column and the fix). */
 	static create(options: ModelRegistryOptions = {}): ModelRegistry {
@@ -137,6 +142,8 @@ export class ModelRegistry {
 	}
 
 	hasConfiguredAuth(model: Model): boolean {
+		// A virtual model is always selectable: the model it routes to needs the key.
+		if (this.isVirtual(model)) return true;
 		const source = this.keySource(model.provider);
 		switch (source.kind) {
 			case "runtime":
@@ -177,17 +184,41 @@ export class ModelRegistry {
 
 	/**
 	 * Add or change a provider (reference §4.5). `models` replaces the provider's models; `baseUrl`
-	 * alone re-points them; `streamSimple` serves a custom `api` id. Throws on an invalid config.
+	 * alone re-points them; `streamSimple` serves a custom `api` id. A second registration of the same
+	 * name changes only what it names (pi: a proxy re-registers just `baseUrl` and keeps the rest).
+	 * Throws on an invalid config. The one-argument form takes a pi-ai Provider object.
 	 */
-	registerProvider(name: string, config: ProviderConfig): void {
+	registerProvider(nameOrProvider: string | NativeProvider, config?: ProviderConfig): void {
+		if (typeof nameOrProvider !== "string") return this.registerNativeProvider(nameOrProvider);
+		const name = nameOrProvider;
+		if (!config || typeof config !== "object") throw new Error(`registerProvider("${name}"): a provider config object is required`);
+		const problem = checkProviderConfig(name, config, this.builtins);
+		if (problem) throw new Error(problem);
 		const { streamSimple, oauth: _oauth, ...data } = config;
-		const problem = validateProviderConfig(name, data, this.builtins.find((b) => b.name === name));
-		if (problem) throw new Error(`registerProvider("${name}"): ${problem}`);
+		const previous = this.registered.get(name);
+		const merged: ProviderConfigJson = previous
+			? { ...previous, ...data, headers: { ...previous.headers, ...data.headers }, models: data.models ?? previous.models }
+			: data;
 		if (streamSimple) {
-			if (!data.api) throw new Error(`registerProvider("${name}"): "streamSimple" needs an "api" id for the models it serves`);
-			registerApiStream(data.api, streamSimple, `provider:${name}`);
+			const api = merged.api;
+			if (!api) throw new Error(`registerProvider("${name}"): "streamSimple" needs an "api" id for the models it serves`);
+			// pi 1.6's custom providers read the prompt and tools from transcript system messages.
+			registerApiStream(api, (model, context, options) => streamSimple(model, toTranscriptContext(context), options), `provider:${name}`);
 		}
-		this.registered.set(name, data);
+		this.registered.set(name, merged);
+		this.rebuild();
+	}
+
+	/** pi 1.6's `registerProvider(provider)`: the provider's models, served by its own stream and auth. */
+	private registerNativeProvider(provider: NativeProvider): void {
+		if (!isNativeProvider(provider)) throw new Error("registerProvider(provider): expected a pi-ai Provider (id, getModels(), stream or streamSimple) or registerProvider(name, config)");
+		const problem = nativeProviderProblem(provider);
+		if (problem) throw new Error(`registerProvider(provider): ${problem}`);
+		const config = nativeProviderConfig(provider);
+		const checked = checkProviderConfig(provider.id, { ...config, models: config.models?.map((m) => ({ ...m, api: m.api ?? "native" })) }, this.builtins);
+		if (checked) throw new Error(checked);
+		registerProviderStream(provider.id, nativeProviderStream(provider, this.env), `provider:${provider.id}`);
+		this.registered.set(provider.id, config);
 		this.rebuild();
 	}
 
@@ -196,6 +227,43 @@ export class ModelRegistry {
 		if (!this.registered.delete(name)) return;
 		unregisterApiStreams(`provider:${name}`);
 		this.rebuild();
+	}
+
+	/** A model that routes each request (pi 1.6's registerVirtualModel); `resolve` picks the physical model. */
+	registerVirtualModel(definition: VirtualModelDefinition, resolve: VirtualResolver, owner: string): void {
+		this.virtual.register(definition, resolve, owner);
+		this.rebuild();
+	}
+
+	unregisterVirtualModel(provider: string, id: string): void {
+		if (this.virtual.unregister(provider, id)) this.rebuild();
+	}
+
+	/** Drop the virtual models `owner` registered (before a reload registers them again). */
+	unregisterVirtualModelsOf(owner: string): void {
+		this.virtual.unregisterOwner(owner);
+		this.rebuild();
+	}
+
+	isVirtual(model: Pick<Model, "provider" | "id" | "api">): boolean {
+		return model.api === VIRTUAL_API && this.virtual.get(model) !== undefined;
+	}
+
+	/** pi 1.6's typed lookups: only chat models exist here. */
+	findOfType(type: string, provider: string, modelId: string): Model | undefined {
+		return type === "chat" ? this.find(provider, modelId) : undefined;
+	}
+	getModelOfType(type: string, provider: string, modelId: string): Model | undefined {
+		return this.findOfType(type, provider, modelId);
+	}
+	getModelsOfType(type: string, provider?: string): Model[] {
+		return type === "chat" ? this.models.filter((m) => !provider || m.provider === provider) : [];
+	}
+	classify(): never {
+		throw new NotSupportedError("ModelRegistry.classify (there are no classifier models)");
+	}
+	generateImages(): never {
+		throw new NotSupportedError("ModelRegistry.generateImages (there are no image models)");
 	}
 
 	/** `--model` pattern: `provider/id`, a bare id, or part of one, with an optional `:thinking` suffix. */
@@ -250,6 +318,19 @@ export class ModelRegistry {
 	}
 
 	private async pipe(out: EventStream, model: Model, context: Context, options: StreamOptions): Promise<void> {
+		const virtual = this.virtual.get(model);
+		if (virtual && model.api === VIRTUAL_API) {
+			let target: Awaited<ReturnType<VirtualResolver>>;
+			try {
+				target = await virtual.resolve(model, context, options);
+			} catch (error) {
+				return forward(out, errorStream(model, `Virtual model ${model.provider}/${model.id} could not route the request: ${error instanceof Error ? error.message : String(error)}`));
+			}
+			const physical = target.model;
+			if (!physical || this.isVirtual(physical)) return forward(out, errorStream(model, `Virtual model ${model.provider}/${model.id} routed to ${physical ? `the virtual model ${physical.provider}/${physical.id}` : "no model"}; route() must return a physical model`));
+			const reasoning = target.thinkingLevel === undefined ? options.reasoning : target.thinkingLevel === "off" ? undefined : target.thinkingLevel;
+			return this.pipe(out, physical, context, { ...options, reasoning });
+		}
 		let opts = options;
 		if (opts.apiKey === undefined) {
 			const missing = this.missingKeyMessage(model);
@@ -315,6 +396,14 @@ export class ModelRegistry {
 		}
 		for (const [name, config] of Object.entries(this.input.modelsJson?.providers ?? {})) this.apply(name, config, "models.json");
 		for (const [name, config] of this.registered) this.apply(name, config, "extension");
+		// A virtual model hides a physical one of the same provider and id.
+		const virtual = this.virtual.models();
+		this.models = this.models.filter((m) => !virtual.some((v) => v.provider === m.provider && v.id === m.id));
+		this.models.push(...virtual);
+		// A provider only virtual models belong to (`jev/auto`) is still a provider `--model` can name.
+		for (const v of virtual) {
+			if (!this.providers.has(v.provider)) this.providers.set(v.provider, { name: v.provider, api: VIRTUAL_API, headers: {}, authHeader: false, builtin: false, userConfigured: false });
+		}
 	}
 
 	private apply(name: string, config: ProviderConfigJson, from: "models.json" | "extension"): void {
@@ -411,9 +500,19 @@ function checkModelsJson(value: ModelsJson, builtins: BuiltinProvider[]): Config
 	return undefined;
 }
 
+/** Why `registerProvider(name, config)` would fail, as a message naming the call; undefined when it is fine. */
+export function checkProviderConfig(name: string, config: ProviderConfig, builtins: BuiltinProvider[] = builtinProviders()): string | undefined {
+	if (typeof name !== "string" || name === "") return "registerProvider(name, config): the provider needs a non-empty name";
+	if (!config || typeof config !== "object" || Array.isArray(config)) return `registerProvider("${name}"): the config must be an object`;
+	const { streamSimple, oauth: _oauth, ...data } = config;
+	if (streamSimple !== undefined && typeof streamSimple !== "function") return `registerProvider("${name}"): "streamSimple" must be a function`;
+	const problem = validateProviderConfig(name, data, builtins.find((b) => b.name === name));
+	return problem ? `registerProvider("${name}"): ${problem}` : undefined;
+}
+
 function validateProviderConfig(name: string, config: ProviderConfigJson, builtin: BuiltinProvider | undefined): string | undefined {
-	if (!Value.Check(ProviderConfigJson, config)) {
-		const first = Value.Errors(ProviderConfigJson, config)[0];
+	if (!checkValue(ProviderConfigJson, config)) {
+		const first = typeboxValue().Errors(ProviderConfigJson, config)[0];
 		return `${pointerToPath(first?.instancePath ?? "") || "config"} ${first?.message ?? "is not valid"}`;
 	}
 	return modelProblems(name, config, builtin)?.message;

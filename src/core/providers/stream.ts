@@ -16,14 +16,26 @@ async function loadBuiltin(api: string): Promise<Runner | undefined> {
 }
 
 const custom = new Map<string, { fn: StreamFunction; owner: string }>();
+/** Streams that serve every model of one provider, whatever its api (pi 1.6's registerProvider(provider)). */
+const byProvider = new Map<string, { fn: StreamFunction; owner: string }>();
 
 /** Serve `api` with `fn` (a provider's `streamSimple`); `owner` lets it be removed again. */
 export function registerApiStream(api: string, fn: StreamFunction, owner: string): void {
 	custom.set(api, { fn, owner });
 }
 
+/** Serve every model of `provider` with `fn`. */
+export function registerProviderStream(provider: string, fn: StreamFunction, owner: string): void {
+	byProvider.set(provider, { fn, owner });
+}
+
 export function unregisterApiStreams(owner: string): void {
 	for (const [api, entry] of custom) if (entry.owner === owner) custom.delete(api);
+	for (const [provider, entry] of byProvider) if (entry.owner === owner) byProvider.delete(provider);
+}
+
+export function hasProviderStream(provider: string): boolean {
+	return byProvider.has(provider);
 }
 
 export function hasApiStream(api: string): boolean {
@@ -35,9 +47,21 @@ export function hasApiStream(api: string): boolean {
  * `options.apiKey`, a built-in provider's env var is used (ModelRegistry.stream knows every source).
  */
 export function stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
+	return dispatch(model, context, options, true);
+}
+
+/**
+ * Stream by `model.api` alone, past a provider's own stream: what a provider object's stream calls
+ * (pi-ai's `openAICompletionsApi().streamSimple`) to speak a wire protocol without calling itself.
+ */
+export function streamApi(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
+	return dispatch(model, context, options, false);
+}
+
+function dispatch(model: Model, context: Context, options: StreamOptions | undefined, byProviderFirst: boolean): AssistantMessageEventStream {
 	const envKey = BUILTIN_ENV_KEYS[model.provider];
 	if (options?.apiKey === undefined && envKey && process.env[envKey]) options = { ...options, apiKey: process.env[envKey] };
-	const own = custom.get(model.api);
+	const own = (byProviderFirst ? byProvider.get(model.provider) : undefined) ?? custom.get(model.api);
 	if (own) {
 		try {
 			return own.fn(model, context, options);

@@ -159,6 +159,11 @@ export interface StreamOptions {
 	onHeaders?: (headers: Record<string, string>) => Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
 	/** Called once the HTTP response head has arrived. */
 	onResponse?: (response: { status: number; headers: Record<string, string> }) => void | Promise<void>;
+	/**
+	 * Why the agent loop makes this request, for virtual models' routers: after a user's message,
+	 * a continuation (tool results, extension messages) or a retry; absent outside the loop ("direct").
+	 */
+	requestReason?: "user" | "continuation" | "retry";
 	/** Called with each parsed provider stream event (an SSE chunk's JSON) before it is turned into ours. */
 	onProviderStreamEvent?: (data: unknown, model: Model) => void | Promise<void>;
 	/** Stall detection: no response head within `headerMs`, no body bytes for `idleMs` (0 = off). Defaults 120 s / 300 s. */

@@ -349,8 +349,8 @@ function phasedFetch(hooked: typeof fetch | undefined): typeof fetch | undefined
 	return timed as typeof fetch;
 }
 
-// Keyless servers (Ollama, llama.cpp) ignore the key, but both SDKs refuse to run without one.
-const PLACEHOLDER_KEY = "no-api-key";
+// Keyless servers (Ollama, llama.cpp) ignore the key, but the SDK refuses to run without one.
+export const PLACEHOLDER_KEY = "no-api-key";
 
 /**
  * What both SDK clients are built with: our key, no SDK retries (we retry), no SDK logging, and

@@ -133,3 +133,12 @@ export function peekSettingsFile(path: string): SettingsFile | undefined {
 		return undefined;
 	}
 }
+
+const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** `over` on top of `base`; nested objects (compaction, retry, …) merge one level deep. */
+export function mergeSettings(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...base };
+	for (const [k, v] of Object.entries(over)) out[k] = isPlain(v) && isPlain(out[k]) ? { ...(out[k] as Record<string, unknown>), ...v } : v;
+	return out;
+}

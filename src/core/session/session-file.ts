@@ -81,37 +81,47 @@ export interface ParsedSessionFile {
 	header: SessionHeader | undefined;
 	/** Entries in file order, migrated to v3 in memory. */
 	entries: SessionEntry[];
+	/** The same entries by id. */
+	byId: Map<string, SessionEntry>;
 	warnings: SessionLoadWarning[];
 	/** The text does not end with a newline, so the next append must start a fresh line. */
 	endsMidLine: boolean;
 }
 
+/** A parsed line: its object, and where its text is in the file (for the duplicate check). */
 interface RawLine {
 	value: Record<string, unknown>;
-	text: string;
+	start: number;
+	end: number;
 	line: number;
 }
 
-/** Parse a session file's text. `file` only names the file in warnings. */
+/**
+ * Parse a session file's text. `file` only names the file in warnings. Lines are cut out one at a
+ * time (no array of every line) and only their offsets are kept, so a long session's peak memory is
+ * the text and its objects, not a second copy of the text.
+ */
 export function parseSessionText(text: string, file: string): ParsedSessionFile {
 	const warnings: SessionLoadWarning[] = [];
 	const warn = (line: number, message: string) => warnings.push({ file, line, message: `${file}:${line}: ${message}` });
-	const lines = text.split("\n");
 	const endsMidLine = text.length > 0 && !text.endsWith("\n");
 	let header: SessionHeader | undefined;
 	const raw: RawLine[] = [];
-	/** Every parsed object in order, header included: v1 compactions point into this by index. */
-	const parsedInOrder: Record<string, unknown>[] = [];
+	let headerIndex = -1;
 
-	for (let i = 0; i < lines.length; i++) {
-		const lineText = lines[i]!;
-		if (lineText.trim() === "") continue;
-		const lineNo = i + 1;
+	for (let start = 0, lineNo = 1; start < text.length; lineNo++) {
+		const nl = text.indexOf("\n", start);
+		const end = nl < 0 ? text.length : nl;
+		const lineStart = start;
+		start = end + 1;
+		if (end === lineStart) continue;
+		const lineText = text.slice(lineStart, end);
 		let value: unknown;
 		try {
 			value = JSON.parse(lineText);
 		} catch {
-			const torn = i === lines.length - 1 && endsMidLine;
+			if (lineText.trim() === "") continue;
+			const torn = nl < 0 && endsMidLine;
 			warn(lineNo, torn ? "skipped the last line: it was cut off mid-write" : "skipped a line that is not valid JSON");
 			continue;
 		}
@@ -125,23 +135,22 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 				warn(lineNo, "skipped a session header without an id");
 			} else if (!header) {
 				header = obj as unknown as SessionHeader;
-				parsedInOrder.push(obj);
+				headerIndex = raw.length;
 			} else if (obj.id !== header.id) {
 				warn(lineNo, "skipped a second session header");
 			}
 			// The same header again comes from a retried first write: nothing to say.
 			continue;
 		}
-		raw.push({ value: obj, text: lineText, line: lineNo });
-		parsedInOrder.push(obj);
+		raw.push({ value: obj, start: lineStart, end, line: lineNo });
 	}
 
 	const version = header?.version ?? 1;
-	if (version < 2) migrateV1(raw, parsedInOrder);
+	if (version < 2) migrateV1(raw, header, headerIndex);
 	if (version < 3) migrateV2(raw);
 
 	const entries: SessionEntry[] = [];
-	const seen = new Map<string, RawLine>();
+	const byId = new Map<string, SessionEntry>();
 	const skippedParents = new Map<string, string | null>();
 	for (const r of raw) {
 		const e = r.value;
@@ -149,10 +158,10 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 			warn(r.line, `skipped a "${String(e.type)}" entry without an id`);
 			continue;
 		}
-		const first = seen.get(e.id);
-		if (first) {
+		if (byId.has(e.id)) {
 			// An identical line is a retried write; a different one is damage worth mentioning.
-			if (first.text !== r.text) warn(r.line, `skipped an entry whose id ${e.id} repeats line ${first.line}`);
+			const first = raw.find((o) => (o.value as unknown) === byId.get(e.id as string))!;
+			if (text.slice(first.start, first.end) !== text.slice(r.start, r.end)) warn(r.line, `skipped an entry whose id ${e.id} repeats line ${first.line}`);
 			continue;
 		}
 		if (typeof e.parentId !== "string") e.parentId = null;
@@ -164,10 +173,10 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 			skippedParents.set(e.id, e.parentId as string | null);
 			continue;
 		}
-		seen.set(e.id, r);
+		byId.set(e.id, e as unknown as SessionEntry);
 		entries.push(e as unknown as SessionEntry);
 	}
-	return { header, entries, warnings, endsMidLine };
+	return { header, entries, byId, warnings, endsMidLine };
 }
 
 /**
@@ -175,7 +184,10 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
  * load: entries appended later (which carry real ids) keep pointing at the right parent, and the
  * file never has to be rewritten. Entries that already have an id were appended after migration.
  */
-function migrateV1(raw: RawLine[], parsedInOrder: Record<string, unknown>[]): void {
+function migrateV1(raw: RawLine[], header: SessionHeader | undefined, headerIndex: number): void {
+	// v1 compactions point at entries by their index among all parsed lines, header included.
+	const parsedInOrder: Record<string, unknown>[] = raw.map((r) => r.value);
+	if (header) parsedInOrder.splice(headerIndex, 0, header as unknown as Record<string, unknown>);
 	let previous: string | null = null;
 	for (const r of raw) {
 		const e = r.value;

@@ -64,6 +64,8 @@ interface SessionState {
 	file: string | undefined;
 	header: SessionHeader;
 	entries: SessionEntry[];
+	/** `entries` by id, when the parser already built it. */
+	byId?: Map<string, SessionEntry>;
 	/** The header and every entry are already in the file. */
 	onDisk: boolean;
 	/** The file's last line was cut off: the next write starts with a newline. */
@@ -78,7 +80,7 @@ export class SessionManager {
 	private readonly file: string | undefined;
 	private readonly header: SessionHeader;
 	private readonly entries: SessionEntry[];
-	private readonly byId = new Map<string, SessionEntry>();
+	private readonly byId: Map<string, SessionEntry>;
 	private readonly labels = new Map<string, { label: string; timestamp: string }>();
 	private readonly warnings: SessionLoadWarning[];
 	private readonly ops: SessionFileOps;
@@ -106,6 +108,7 @@ export class SessionManager {
 		this.headerWritten = state.onDisk;
 		this.entriesWritten = state.onDisk ? state.entries.length : 0;
 		this.startFreshLine = state.startFreshLine;
+		this.byId = state.byId ?? new Map();
 		for (const entry of this.entries) this.index(entry);
 		this.leafId = this.entries.at(-1)?.id ?? null;
 	}
@@ -161,6 +164,7 @@ export class SessionManager {
 			file,
 			header: parsed.header,
 			entries: parsed.entries,
+			byId: parsed.byId,
 			onDisk: true,
 			startFreshLine: parsed.endsMidLine,
 			warnings: parsed.warnings,
@@ -388,14 +392,14 @@ export class SessionManager {
 	/** Entries from the root to `fromId` (default the leaf), every type included. */
 	getBranch(fromId?: string): SessionEntry[] {
 		const path: SessionEntry[] = [];
-		const seen = new Set<string>();
 		const start = fromId ?? this.leafId;
 		let current = start ? this.byId.get(start) : undefined;
-		// `seen` guards against a parent cycle in a hand-edited file.
-		while (current && !seen.has(current.id)) {
-			seen.add(current.id);
+		while (current) {
 			path.push(current);
 			current = current.parentId ? this.byId.get(current.parentId) : undefined;
+			// A path longer than the file has entries went round a parent cycle (a hand-edited file):
+			// keep it up to where it first repeats.
+			if (current && path.length >= this.entries.length) return cutAtCycle(path.reverse());
 		}
 		return path.reverse();
 	}
@@ -443,6 +447,19 @@ export class SessionManager {
 	private requireEntry(id: string): void {
 		if (!this.byId.has(id)) throw new Error(`No entry "${id}" in session ${this.file ?? this.header.id}`);
 	}
+}
+
+/** A root-first path whose walk went round a cycle, from the first entry that repeats on. */
+function cutAtCycle(path: SessionEntry[]): SessionEntry[] {
+	const seen = new Set<string>();
+	let from = path.length;
+	// The walk went leaf → root, so the cycle is at the root end; keep what came after its first repeat.
+	for (let i = path.length - 1; i >= 0; i--) {
+		if (seen.has(path[i]!.id)) break;
+		seen.add(path[i]!.id);
+		from = i;
+	}
+	return path.slice(from);
 }
 
 function newHeader(cwd: string, parentSession?: string): SessionHeader {

@@ -251,6 +251,7 @@ export const SCENARIOS: Scenario[] = [
 	{
 		name: "jev-router.ts",
 		example: "jev-router.ts",
+		builtinResults: ["write"],
 		// The routed-to models, served by the mock under the provider the router asks for.
 		providers: {
 			"openai-codex": {

@@ -49,12 +49,14 @@ describe("arithmetic", () => {
 
 	test("compare: summaries, per-round ratios to the floor, none for the floor itself", () => {
 		const rows = compare([
-			{ name: "floor", wallMs: [10, 20, 10], rssKb: [1024, 1024] },
-			{ name: "agent", wallMs: [25, 40, 30], rssKb: [2048, 3072] },
+			{ name: "floor", wallMs: [10, 20, 10], cpuMs: [5, 5, 5], rssKb: [1024, 1024] },
+			{ name: "agent", wallMs: [25, 40, 30], cpuMs: [10, 15, 10], rssKb: [2048, 3072] },
 			{ name: "no rss", wallMs: [10, 10, 10], rssKb: [] },
 		]);
-		expect(rows[0]).toEqual({ name: "floor", wallMs: { median: 10, min: 10, max: 20 }, rssMb: { median: 1, min: 1, max: 1 }, ratio: null, rssRatio: null });
+		expect(rows[0]).toEqual({ name: "floor", wallMs: { median: 10, min: 10, max: 20 }, cpuMs: { median: 5, min: 5, max: 5 }, rssMb: { median: 1, min: 1, max: 1 }, ratio: null, cpuRatio: null, rssRatio: null });
 		expect(rows[1]!.ratio).toEqual({ median: 2.5, min: 2, max: 3 });
+		expect(rows[1]!.cpuRatio).toEqual({ median: 2, min: 2, max: 3 });
+		expect(rows[2]!.cpuMs).toBeNull();
 		expect(rows[1]!.rssRatio).toEqual({ median: 2.5, min: 2, max: 3 });
 		expect(rows[2]!.rssMb).toBeNull();
 		expect(compare([{ name: "a", wallMs: [1], rssKb: [] }], -1)[0]!.ratio).toBeNull();
@@ -64,7 +66,7 @@ describe("arithmetic", () => {
 		expect(goal("g", 2.5, 2.5, "×").met).toBe(true);
 		expect(goal("g", 2.51, 2.5, "×").met).toBe(false);
 		expect(goal("g", Number.NaN, 2.5, "×").met).toBe(false);
-		expect(goalOf("g", { median: 2, min: 1.5, max: 3 }, 2.5, "×", 2)).toEqual({ name: "g", value: 2, target: 2.5, unit: "×", met: true, aim: 2, detail: "min–max 1.50–3.00×" });
+		expect(goalOf("g", { median: 2, min: 1.5, max: 3 }, 2.5, "×", { aim: 2, cpu: { median: 1.8, min: 1, max: 2 } })).toEqual({ name: "g", value: 2, target: 2.5, unit: "×", met: true, aim: 2, detail: "min–max 1.50–3.00×", cpu: 1.8 });
 	});
 });
 
@@ -78,24 +80,24 @@ describe("tables", () => {
 			[
 				"### start-up",
 				"",
-				"| subject | wall ms, median (min–max) | vs floor, per round | peak RSS MB | RSS vs floor |",
-				"| --- | --- | --- | --- | --- |",
-				"| floor | 11.0 (10.0–12.0) | 1.00× | – | – |",
-				"| agent | 22.0 (20.0–30.0) | 2.00× (2.00–2.50) | – | – |",
+				"| subject | wall ms, median (min–max) | vs floor, per round | CPU ms | CPU vs floor | peak RSS MB | RSS vs floor |",
+				"| --- | --- | --- | --- | --- | --- | --- |",
+				"| floor | 11.0 (10.0–12.0) | 1.00× | – | – | – | – |",
+				"| agent | 22.0 (20.0–30.0) | 2.00× (2.00–2.50) | – | – | – | – |",
 				"",
 			].join("\n"),
 		);
-		const result: BenchResult = { bench: "startup", description: "", runs: 3, load: { start: 1, end: 2 }, cores: 2, tables: [], goals: [goal("a", 1.2, 1.5, "×"), goal("b", 300, 250, "KB", { aim: 200 })] };
+		const result: BenchResult = { bench: "startup", description: "", runs: 3, load: { start: 1, end: 2 }, cores: 2, tables: [], goals: [goal("a", 1.2, 1.5, "×", { cpu: 1.1 }), goal("b", 300, 250, "KB", { aim: 200 })] };
 		expect(formatTable(goalsTable([result]))).toBe(
 			[
 				"### Goals",
 				"",
-				"| bench | goal | measured | target | spread | status |",
-				"| --- | --- | --- | --- | --- | --- |",
-				"| startup | a | 1.20× | ≤ 1.50× |  | met |",
-				"| startup | b | 300.0 KB | ≤ 250.0 KB (aim 200.0 KB) |  | **not met** |",
+				"| bench | goal | measured (wall) | target | spread | same on CPU time | status |",
+				"| --- | --- | --- | --- | --- | --- | --- |",
+				"| startup | a | 1.20× | ≤ 1.50× |  | 1.10× | met |",
+				"| startup | b | 300.0 KB | ≤ 250.0 KB (aim 200.0 KB) |  |  | **not met** |",
 				"",
-				"1 of 2 goals met.",
+				"1 of 2 goals met (on wall time).",
 				"",
 			].join("\n"),
 		);
@@ -138,9 +140,9 @@ describe("runs", () => {
 		expect((failed as Error).message).toContain("--- stderr\nbroken\n");
 		const wrong = await runChecked(sh(w, "wrong", "echo nope", { stdout: "yes\n" })).catch((e: unknown) => e);
 		expect((wrong as Error).message).toContain("stdout does not match yes\n");
-		expect(problemWith({ stdout: /^ok/, stderr: "" }, { code: 0, stdout: "ok\n", stderr: "", wallMs: 1 })).toBeUndefined();
-		expect(problemWith({ code: 1 }, { code: 0, stdout: "", stderr: "", wallMs: 1 })).toBe("exited with 0, expected 1");
-		expect(problemWith({ check: (o) => (o.stdout ? undefined : "empty") }, { code: 0, stdout: "", stderr: "", wallMs: 1 })).toBe("empty");
+		expect(problemWith({ stdout: /^ok/, stderr: "" }, { code: 0, stdout: "ok\n", stderr: "", wallMs: 1, cpuMs: 1 })).toBeUndefined();
+		expect(problemWith({ code: 1 }, { code: 0, stdout: "", stderr: "", wallMs: 1, cpuMs: 1 })).toBe("exited with 0, expected 1");
+		expect(problemWith({ check: (o) => (o.stdout ? undefined : "empty") }, { code: 0, stdout: "", stderr: "", wallMs: 1, cpuMs: 1 })).toBe("empty");
 	});
 
 	test("rounds interleave subjects in a rotating order; warm-up rounds are run but not kept", async () => {

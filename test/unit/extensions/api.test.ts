@@ -39,6 +39,8 @@ function recordingActions(calls: string[]): ExtensionActions {
 		registerProvider: (name, _c, path) => void calls.push(`registerProvider:${name}:${path}`),
 		unregisterProvider: (name) => void calls.push(`unregisterProvider:${name}`),
 		registerVirtualModel: (c) => void calls.push(`registerVirtualModel:${c.id}`),
+		unregisterVirtualModel: (p, id) => void calls.push(`unregisterVirtualModel:${p}/${id}`),
+		getSettings: () => ({}),
 	};
 }
 

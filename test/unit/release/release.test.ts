@@ -70,3 +70,39 @@ describe("executableKind", () => {
 		expect(executableKind(head)).toBe(`${process.platform}-${process.arch}`);
 	});
 });
+
+describe("archives", () => {
+	test("tar.gz keeps the binary executable beside README.md and LICENSE under one folder; zip for Windows", async () => {
+		const { archiveName, writeArchive } = await import("../../../scripts/release.ts");
+		const dir = mkdtempSync(join(realpathSync(tmpdir()), "agent-archive-"));
+		try {
+			expect(TARGETS.map((t) => archiveName("1.2.3", t))).toEqual([
+				"agent-1.2.3-linux-x64.tar.gz",
+				"agent-1.2.3-linux-arm64.tar.gz",
+				"agent-1.2.3-darwin-x64.tar.gz",
+				"agent-1.2.3-darwin-arm64.tar.gz",
+				"agent-1.2.3-windows-x64.zip",
+			]);
+			const binary = join(dir, "bin");
+			writeFileSync(binary, "#!/bin/sh\necho hi\n");
+			const files = { readme: join(dir, "README.md"), license: join(dir, "LICENSE") };
+			writeFileSync(files.readme, "readme\n");
+			writeFileSync(files.license, "MIT\n");
+			await writeArchive(join(dir, "agent-1.2.3-linux-x64.tar.gz"), binary, files);
+			const listing = Bun.spawnSync(["tar", "-tvzf", join(dir, "agent-1.2.3-linux-x64.tar.gz")]).stdout.toString();
+			expect(listing).toMatch(/^-rwxr-xr-x .* agent-1\.2\.3-linux-x64\/agent$/m);
+			expect(listing).toMatch(/ agent-1\.2\.3-linux-x64\/README\.md$/m);
+			expect(listing).toMatch(/ agent-1\.2\.3-linux-x64\/LICENSE$/m);
+			Bun.spawnSync(["tar", "-xzf", join(dir, "agent-1.2.3-linux-x64.tar.gz"), "-C", dir]);
+			expect(Bun.spawnSync([join(dir, "agent-1.2.3-linux-x64/agent")]).stdout.toString()).toBe("hi\n");
+
+			await writeArchive(join(dir, "agent-1.2.3-windows-x64.zip"), binary, files);
+			const { unzipSync } = await import("fflate");
+			const entries = unzipSync(new Uint8Array(readFileSync(join(dir, "agent-1.2.3-windows-x64.zip"))));
+			expect(Object.keys(entries).sort()).toEqual(["agent-1.2.3-windows-x64/", "agent-1.2.3-windows-x64/LICENSE", "agent-1.2.3-windows-x64/README.md", "agent-1.2.3-windows-x64/agent.exe"]);
+			expect(new TextDecoder().decode(entries["agent-1.2.3-windows-x64/LICENSE"])).toBe("MIT\n");
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+});

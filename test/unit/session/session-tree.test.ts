@@ -2,7 +2,9 @@
 // compaction and a branch summary on the path.
 import { describe, expect, test } from "bun:test";
 import { SessionManager } from "../../../src/core/session/session-manager.ts";
-import { assistant, user } from "./fixtures.ts";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assistant, tempDir, user } from "./fixtures.ts";
 
 function conversation() {
 	const sm = SessionManager.inMemory("/p");
@@ -127,5 +129,20 @@ describe("tree, labels, names", () => {
 		expect(sm.getSessionName()).toBe("second");
 		sm.appendSessionInfo("   ");
 		expect(sm.getSessionName()).toBeUndefined();
+	});
+});
+
+describe("a damaged tree", () => {
+	test("a parent cycle (a hand-edited file) ends the path where it first repeats", () => {
+		using tmp = tempDir();
+		const file = join(tmp.path, "cycle.jsonl");
+		const line = (id: string, parentId: string | null, text: string) =>
+			JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message: user(text) });
+		// a ← b ← c ← d, and a's parent is c: from the leaf d the walk is d, c, b, a, then c again.
+		const header = JSON.stringify({ type: "session", version: 3, id: "0190a000-0000-7000-8000-000000000000", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" });
+		writeFileSync(file, [header, line("aaaaaaaa", "cccccccc", "a"), line("bbbbbbbb", "aaaaaaaa", "b"), line("cccccccc", "bbbbbbbb", "c"), line("dddddddd", "cccccccc", "d")].join("\n") + "\n");
+		const sm = SessionManager.open(file);
+		expect(sm.getBranch().map((e) => e.id)).toEqual(["aaaaaaaa", "bbbbbbbb", "cccccccc", "dddddddd"]);
+		expect(sm.getBranch("bbbbbbbb").map((e) => e.id)).toEqual(["cccccccc", "aaaaaaaa", "bbbbbbbb"]);
 	});
 });

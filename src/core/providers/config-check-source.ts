@@ -1,0 +1,29 @@
+// typebox's generated check code for the config schemas, as the body of a function taking `Guard`.
+// Run by scripts/build.ts, which bakes the code into the binary; from source, on first use.
+import { Code } from "typebox/compile";
+import * as schemas from "./provider-config.ts";
+
+/** The config schemas with a precompiled check. */
+export const CHECKED_SCHEMAS = ["ModelsJson", "AuthJson", "ProviderConfigJson"] as const;
+export type CheckedSchema = (typeof CHECKED_SCHEMAS)[number];
+
+/** The schema's check as function-body source: `new Function("Guard", source)(Guard)` is `(value) => boolean`. */
+export function checkSource(name: CheckedSchema): string {
+	const { Code: code, External } = Code(schemas[name]);
+	const externals = External.variables.map((v: unknown) => {
+		if (!(v instanceof RegExp)) throw new Error(`config checks: ${name} needs an external that is not a RegExp`);
+		return String(v);
+	});
+	const body = code
+		.split("\n")
+		.filter((line) => !/^import |^\/\/ @ts-ignore|SetExternal|^let External/.test(line))
+		.join("\n")
+		.replace(/^export function Check\(value\) \{ return (check_\d+)\(value\) \}$/m, "return $1;");
+	if (!/return check_\d+;/.test(body) || /\bHashing\./.test(body)) throw new Error(`config checks: unexpected code for ${name}`);
+	return `const External = [${externals.join(", ")}];\n${body}`;
+}
+
+/** Every checked schema's source, by name: what the build defines as AGENT_CONFIG_CHECKS. */
+export function allCheckSources(): Record<CheckedSchema, string> {
+	return Object.fromEntries(CHECKED_SCHEMAS.map((n) => [n, checkSource(n)])) as Record<CheckedSchema, string>;
+}

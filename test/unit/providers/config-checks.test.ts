@@ -1,0 +1,70 @@
+// The precompiled config checks (typebox's generated code, built in by a macro) answer exactly as
+// typebox's own checker does, on valid files and on every kind of mistake the schemas catch.
+import { describe, expect, test } from "bun:test";
+import { Type } from "typebox";
+import { Value } from "typebox/value";
+import { precompiledCheck } from "../../../src/core/providers/config-checks.ts";
+import { AuthJson, ModelsJson, ProviderConfigJson } from "../../../src/core/providers/provider-config.ts";
+
+const provider = {
+	name: "Local",
+	baseUrl: "http://localhost:8080/v1",
+	api: "openai-completions",
+	apiKey: "$KEY",
+	headers: { "x-a": "1" },
+	authHeader: true,
+	models: [{ id: "m", name: "M", reasoning: true, input: ["text", "image"], cost: { input: 1, output: 2, cacheRead: 0 }, contextWindow: 1000, maxTokens: 10, thinkingLevelMap: { high: 3, low: "l" }, compat: { x: [1] } }],
+	modelOverrides: { other: { maxTokens: 5 } },
+	compat: { supportsUsageInStreaming: false },
+};
+
+/** One valid provider, and one variant per field gone wrong. */
+const providers: unknown[] = [
+	provider,
+	{},
+	{ ...provider, baseUrl: "" },
+	{ ...provider, api: 3 },
+	{ ...provider, headers: { a: 1 } },
+	{ ...provider, authHeader: "yes" },
+	{ ...provider, models: [{}] },
+	{ ...provider, models: [{ id: "" }] },
+	{ ...provider, models: [{ id: "m", input: ["audio"] }] },
+	{ ...provider, models: [{ id: "m", cost: { input: -1, output: 0 } }] },
+	{ ...provider, models: [{ id: "m", cost: { input: 1 } }] },
+	{ ...provider, models: [{ id: "m", contextWindow: 1.5 }] },
+	{ ...provider, models: [{ id: "m", maxTokens: 0 }] },
+	{ ...provider, models: [{ id: "m", thinkingLevelMap: { high: true } }] },
+	{ ...provider, modelOverrides: { other: { reasoning: "no" } } },
+	{ ...provider, models: "m" },
+	{ ...provider, unknownField: 1 },
+	null,
+	[],
+	"x",
+];
+
+describe("precompiled checks", () => {
+	test("ProviderConfigJson and ModelsJson: the same answer as Value.Check, valid or not", () => {
+		const check = precompiledCheck(ProviderConfigJson)!;
+		const models = precompiledCheck(ModelsJson)!;
+		const answers = providers.map((p) => [check(p), Value.Check(ProviderConfigJson, p)]);
+		for (const [ours, theirs] of answers) expect(ours).toBe(theirs);
+		expect(answers.filter(([ours]) => ours).length).toBeGreaterThan(1);
+		expect(answers.filter(([ours]) => !ours).length).toBeGreaterThan(10);
+		for (const p of providers) {
+			for (const file of [{ providers: { local: p } }, { providers: p }]) expect(models(file)).toBe(Value.Check(ModelsJson, file));
+		}
+		for (const file of [{}, [], null, { providers: {} }, { other: 1 }]) expect(models(file)).toBe(Value.Check(ModelsJson, file));
+	});
+
+	test("AuthJson", () => {
+		const check = precompiledCheck(AuthJson)!;
+		for (const file of [{}, { a: { type: "api_key", key: "k" } }, { a: { type: "oauth" } }, { a: { type: "" } }, { a: { key: "k" } }, { a: { type: "api_key", key: 1 } }, { a: "k" }, [], null]) {
+			expect(check(file)).toBe(Value.Check(AuthJson, file));
+		}
+	});
+
+	test("a schema with no precompiled check has none; each check is built once", () => {
+		expect(precompiledCheck(Type.Object({ a: Type.String() }))).toBeUndefined();
+		expect(precompiledCheck(ModelsJson)).toBe(precompiledCheck(ModelsJson)!);
+	});
+});
