@@ -41,9 +41,11 @@ export class LazyMarkdown implements Component {
 	render(width: number): readonly string[] {
 		if (!this.real && loaded) this.real = new loaded.Markdown(this.text, this.paddingX, this.paddingY, this.theme, this.defaultTextStyle, this.options);
 		if (this.real) return this.real.render(width);
-		if (!this.text.trim()) return [];
+		const inner = Math.max(1, width - 2 * this.paddingX);
+		const text = this.options?.transform ? this.options.transform(this.text, inner) : this.text;
+		if (!text.trim()) return [];
 		const pad = " ".repeat(this.paddingX);
-		const lines = wrapTextWithAnsi(this.text, Math.max(1, width - 2 * this.paddingX)).map((line) => pad + line);
+		const lines = wrapTextWithAnsi(text, inner).map((line) => pad + line);
 		const blank = Array.from({ length: this.paddingY }, () => "");
 		return [...blank, ...lines, ...blank];
 	}
