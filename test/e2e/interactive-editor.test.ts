@@ -52,6 +52,20 @@ describe.skipIf(!hasTmux)("interactive editor", () => {
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 
+	test("ctrl+c clears the input; on an empty input it asks for a second press, which exits", async () => {
+		await using world = await mockWorld();
+		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
+		await term.ready();
+		term.type("half a thought");
+		await term.waitForEditor("half a thought");
+		term.keys("C-c");
+		await term.waitForEditor("");
+		term.keys("C-c");
+		await term.waitForAbove(" Press ctrl+c again to exit");
+		term.keys("C-c");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
 	test("argument completion, a stacked completion provider and a Markdown transformer from an extension", async () => {
 		await using world = await mockWorld();
 		const ext = world.write("tmp/complete.ts", EXTENSION);
