@@ -10,9 +10,10 @@ import { MODEL, mockWorld } from "../support/world.ts";
 const TIMEOUT = 30_000;
 
 describe.skipIf(!hasTmux)("interactive keys", () => {
-	test("↑ after -c brings back the resumed session's prompts, newest first; /resume seeds them too", async () => {
+	test("↑ after --session brings back the resumed session's prompts, newest first; /resume seeds them too", async () => {
 		await using world = await mockWorld();
 		world.mock.script({ text: "One." }, { text: "Two." }, { text: "Other." });
+		let id: string;
 		{
 			await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 			await term.ready();
@@ -21,11 +22,13 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 			term.submit("second prompt");
 			await term.waitForAbove(" Two.");
 			term.keys("C-d");
-			await term.waitFor("EXIT=0");
+			id = /To resume this session: agent --session (\S+)\nEXIT=0/.exec(await term.waitFor("EXIT=0"))![1]!;
 		}
 		{
-			await using again = new Terminal(world, ["-ne", "-c"]);
-			await again.ready();
+			// --session <id> opens on the conversation, and its prompts are the history.
+			await using again = new Terminal(world, ["-ne", "--session", id]);
+			const resumed = await again.ready();
+			expect(resumed.above).toContain(" › first prompt\n\n One.\n\n › second prompt\n\n Two.");
 			again.keys("Up");
 			await again.waitForEditor("second prompt");
 			again.keys("Up");

@@ -444,6 +444,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			this.errorOf(error);
 		} finally {
 			this.bash = undefined;
+			// The command may have switched branches (`!git checkout …`): the footer reads it again.
+			this.refreshFooter();
 		}
 	}
 
