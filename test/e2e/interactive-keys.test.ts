@@ -1,8 +1,10 @@
 // Keys of the interactive TUI beyond typing, in a real terminal (tmux): ↑ brings back the prompts of a
 // resumed session, ctrl+t shows and collapses thinking, alt+up takes queued messages back into the
-// input, and ~/.agent/keybindings.json rebinds actions (pi 1.6's format), with a warning for what in
+// input, ctrl+x copies the last answer, and ~/.agent/keybindings.json rebinds actions (pi 1.6's format), with a warning for what in
 // it is wrong.
 import { describe, expect, test } from "bun:test";
+import { chmodSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { readMessages } from "../support/mock-llm.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
@@ -105,6 +107,22 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 		term.keys("C-c");
 		await term.waitForEditor("");
 		expect(readMessages(world.mock.requests[0]!).filter((m) => m.role === "user").map((m) => m.text)).toEqual(["start"]);
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("ctrl+x copies the last answer, as /copy does", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "Copy this answer." });
+		const copied = join(world.root, "copied.txt");
+		chmodSync(world.write("bin/xclip", `#!/bin/sh\ncat > ${JSON.stringify(copied)}\n`), 0o755);
+		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai], { env: { DISPLAY: ":99", PATH: `${join(world.root, "bin")}:${process.env.PATH}` } });
+		await term.ready();
+		term.submit("answer me");
+		await term.waitForAbove(" Copy this answer.");
+		term.keys("C-x");
+		await term.waitForAbove(" Copied the last answer (1 line) to the clipboard with xclip.");
+		expect(readFileSync(copied, "utf8")).toBe("Copy this answer.");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

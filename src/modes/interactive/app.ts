@@ -287,6 +287,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.thinking.cycle": () => this.cycleThinking(),
 			"app.thinking.toggle": () => this.toggleThinking(),
 			"app.message.dequeue": () => this.dequeue(),
+			"app.message.copy": () => void this.guard(() => builtinCommand("copy")!.run(this, "")),
 			"app.clipboard.pasteImage": () => void this.guard(() => this.pasteClipboard()),
 			"app.session.new": () => void this.guard(() => builtinCommand("new")!.run(this, "")),
 			"app.session.tree": () => void this.guard(() => builtinCommand("tree")!.run(this, "")),

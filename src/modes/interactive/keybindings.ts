@@ -22,6 +22,7 @@ export const APP_KEYBINDINGS = {
 	"app.editor.external": { defaultKeys: "ctrl+g", description: "Edit the input in $VISUAL / $EDITOR" },
 	"app.message.followUp": { defaultKeys: "alt+enter", description: "Queue a follow-up while the agent works" },
 	"app.message.dequeue": { defaultKeys: "alt+up", description: "Take queued messages back into the input" },
+	"app.message.copy": { defaultKeys: "ctrl+x", description: "Copy the last answer to the clipboard (/copy)" },
 	"app.clipboard.pasteImage": { defaultKeys: process.platform === "win32" ? "alt+v" : "ctrl+v", description: "Paste an image (as a file path) or text from the clipboard" },
 	"app.session.new": { defaultKeys: [], description: "Start a new session" },
 	"app.session.tree": { defaultKeys: [], description: "Open the session tree" },
