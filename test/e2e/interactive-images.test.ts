@@ -1,6 +1,6 @@
 // Images in the interactive TUI: ctrl+v puts a clipboard image in the input as the path of a
 // temporary file (pi 1.6's way: the model reads it) or pastes the clipboard's text; a tool result's
-// image is drawn with pi-tui's Image component — Kitty graphics in a terminal that has them, a
+// image, and one sent with a prompt, is drawn with pi-tui's Image component — Kitty graphics in a terminal that has them, a
 // placeholder naming type and size where it cannot (tmux). The clipboard is a stand-in `xclip` on
 // PATH, a real program answering as xclip does.
 import { describe, expect, test } from "bun:test";
@@ -67,6 +67,25 @@ describe.skipIf(!hasTmux)("interactive images", () => {
 		expect(done.above).toContain("     [Image: [image/png] 2x3]");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("an image sent with the prompt (@pic.png) is drawn under the message, and again when the session is resumed", async () => {
+		await using world = await mockWorld();
+		writeFileSync(join(world.cwd, "pic.png"), PNG);
+		world.mock.script({ text: "Nice picture." });
+		{
+			await using term = new Terminal(world, ["-ne", "--model", MODEL.openai, "@pic.png", "what is this"]);
+			const done = await term.waitForAbove(" Nice picture.");
+			expect(done.above).toContain(' › <file name="pic.png">(image attached)</file>\n\n   what is this\n   [Image: [image/png] 2x3]\n\n Nice picture.');
+			expect(done.above).not.toContain("[image]");
+			term.keys("C-d");
+			await term.waitFor("EXIT=0");
+		}
+		await using again = new Terminal(world, ["-ne", "-c"]);
+		const resumed = await again.ready();
+		expect(resumed.above).toContain("   [Image: [image/png] 2x3]\n\n Nice picture.");
+		again.keys("C-d");
+		await again.waitFor("EXIT=0");
 	}, TIMEOUT);
 
 	test("ctrl+v with text on the clipboard pastes the text; with no clipboard program it says so", async () => {
