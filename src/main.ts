@@ -10,6 +10,7 @@ import { isTerminal, runMode, tuiFallbackReason } from "./cli/terminal.ts";
 import type { CreateAgentSessionOptions, SessionChoice } from "./core/sdk.ts";
 import type { StartedExtensions } from "./cli/extensions-startup.ts";
 import type { ModelRegistry } from "./core/providers/registry.ts";
+import type { SessionInUseError } from "./core/session/session-errors.ts";
 
 export async function main(argv: string[]): Promise<number> {
 	let args: Args;
@@ -106,7 +107,10 @@ async function run(args: Args): Promise<number> {
 	if (mode === "tui") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
 		mark("import interactive");
-		return runInteractiveMode({ session: sessionOptions(args, started, registry, cwd), issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
+		// A session another agent is writing: ask whether to continue in a copy.
+		const onSessionInUse = async (error: SessionInUseError) => (await import("./cli/session-in-use-prompt.ts")).promptSessionInUse(error);
+		const session = { ...sessionOptions(args, started, registry, cwd), onSessionInUse: isTerminal(0) && isTerminal(1) ? onSessionInUse : undefined };
+		return runInteractiveMode({ session, issues: started.issues, verbose: args.verbose, resume: args.resume, prompts, images: files.images });
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 

@@ -618,7 +618,16 @@ export class AgentSession {
 	/** Open another session file (resume). */
 	async switchSession(path: string): Promise<{ cancelled: boolean }> {
 		const next = SessionManager.open(path, this._session.getSessionDir() || undefined);
-		return this.replaceWith(next, "resume", { targetSessionFile: next.getSessionFile() });
+		// Another agent writing that file is refused here, before anything is replaced.
+		next.lockForWriting();
+		try {
+			const result = await this.replaceWith(next, "resume", { targetSessionFile: next.getSessionFile() });
+			if (result.cancelled) next.close();
+			return result;
+		} catch (error) {
+			if (this._session !== next) next.close();
+			throw error;
+		}
 	}
 
 	/**
@@ -668,6 +677,8 @@ export class AgentSession {
 
 	/** Make `next` the session: messages, model and thinking level come from it. */
 	loadFrom(next: SessionManager): void {
+		// The session left behind is no longer written by this process.
+		if (this._session !== next) this._session.close();
 		this._session = next;
 		this.announced = undefined;
 		if (this.writeErrorHandler) next.setWriteErrorHandler(this.writeErrorHandler);

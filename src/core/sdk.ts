@@ -15,6 +15,7 @@ import { createRetryPolicy } from "./providers/retry.ts";
 import type { CompactionSettings } from "./session/compaction.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import { resolveSessionArg } from "./session/session-list.ts";
+import { SessionInUseError } from "./session/session-errors.ts";
 import { mark } from "./timing.ts";
 import { createBuiltinTools } from "./tools/index.ts";
 import type { AgentTool } from "./tools/types.ts";
@@ -80,6 +81,11 @@ export interface CreateAgentSessionOptions {
 	session?: SessionChoice;
 	/** Folder holding session files (`--session-dir`). */
 	sessionDir?: string;
+	/**
+	 * The session to continue is being written by another agent process: `"fork"` continues in a
+	 * copy, `"quit"` rejects with the error. Default: reject (a non-interactive run says what to do).
+	 */
+	onSessionInUse?: (error: SessionInUseError) => Promise<"fork" | "quit">;
 	/** Model pattern from settings, used when none is given. */
 	defaultModel?: string;
 	/** `--models`: patterns (provider/id, id, or globs with `*`) of the models to cycle through. */
@@ -142,7 +148,19 @@ function readAppend(value: string, cwd: string): string {
 	return value;
 }
 
-export async function openSession(cwd: string, choice: SessionChoice, sessionDir?: string): Promise<SessionManager> {
+/** The session a run starts with; one it will append to is locked first (SessionInUseError). */
+export async function openSession(cwd: string, choice: SessionChoice, sessionDir?: string, onInUse?: CreateAgentSessionOptions["onSessionInUse"]): Promise<SessionManager> {
+	const session = await chooseSession(cwd, choice, sessionDir);
+	try {
+		session.lockForWriting();
+	} catch (error) {
+		if (!(error instanceof SessionInUseError) || !onInUse || (await onInUse(error)) !== "fork") throw error;
+		return SessionManager.forkFrom(error.path, cwd, sessionDir);
+	}
+	return session;
+}
+
+async function chooseSession(cwd: string, choice: SessionChoice, sessionDir?: string): Promise<SessionManager> {
 	switch (choice.kind) {
 		case "memory":
 			return SessionManager.inMemory(cwd);
@@ -226,7 +244,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		packageSources: options.packageSources,
 	}).reload();
 	mark("resources");
-	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir);
+	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir, options.onSessionInUse);
 	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
 	const context = sessionManager.buildSessionContext();

@@ -1,5 +1,6 @@
 // Errors the session store raises. Each is written for the user (a UserError) and carries the file.
 import { UserError } from "../errors.ts";
+import { hostname } from "node:os";
 import { systemReason } from "../file-reader.ts";
 
 /** A session file that cannot be read or is not a session. */
@@ -44,3 +45,34 @@ export class SessionLookupError extends UserError {
 		this.name = "SessionLookupError";
 	}
 }
+
+/** What a lock file says about the process holding it. */
+export interface SessionLockOwner {
+	pid: number;
+	host: string;
+	/** The process's start time in clock ticks since boot (Linux), so a reused pid is not mistaken for it. */
+	started?: string;
+	/** When the lock was taken (ISO time). */
+	since: string;
+}
+
+/** Another live agent process is writing the session file. */
+export class SessionInUseError extends SessionFileError {
+	constructor(
+		path: string,
+		readonly lockPath: string,
+		/** undefined: another process is taking the lock over right now. */
+		readonly owner: SessionLockOwner | undefined,
+	) {
+		const elsewhere = owner && owner.host !== hostname();
+		const who = owner
+			? `in use by another agent process (pid ${owner.pid}${elsewhere ? ` on ${owner.host}` : ""}${owner.since ? `, since ${owner.since.replace(/\.\d+Z$/, "Z")}` : ""})`
+			: "being opened by another agent process right now";
+		super(`Session ${path} is ${who}; writing to it from here as well would fork its history.`, path, [
+			`Wait for that run to end, or continue in a copy of it: agent --fork ${path}`,
+			...(elsewhere ? [`If no agent runs on ${owner.host} any more, delete ${lockPath}.`] : []),
+		]);
+		this.name = "SessionInUseError";
+	}
+}
+

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { getSessionsDir } from "../../config.ts";
 import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader.ts";
 import { entryShapeProblem } from "./entry-shape.ts";
+import { acquireSessionLock, releaseSessionLock } from "./session-lock.ts";
 import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
@@ -17,6 +18,10 @@ export interface SessionFileOps {
 	mkdir(dir: string): void;
 	/** True when the file exists, is not empty and its last byte is not a newline. */
 	endsMidLine(path: string): boolean;
+	/** Take the file's writer lock: throws SessionInUseError when another live process holds it, false when none can be made. Absent: no locking. */
+	lock?(path: string): boolean;
+	/** Give back a lock taken with `lock`. */
+	unlock?(path: string): void;
 }
 
 export const nodeSessionFileOps: SessionFileOps = {
@@ -43,6 +48,8 @@ export const nodeSessionFileOps: SessionFileOps = {
 			closeSync(fd);
 		}
 	},
+	lock: acquireSessionLock,
+	unlock: releaseSessionLock,
 };
 
 /** `/home/u/proj` → `--home-u-proj--` (pi's directory naming, so the layouts match). */

@@ -95,6 +95,8 @@ export class SessionManager {
 	/** Whether the handler has been told about the current run of failures (one warning per run). */
 	private writeFailureReported = false;
 	private hasAssistant = false;
+	/** This process holds the file's writer lock. */
+	private locked = false;
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
 
 	private constructor(state: SessionState) {
@@ -260,6 +262,23 @@ export class SessionManager {
 		return undefined;
 	}
 
+	// ----- the writer lock ---------------------------------------------------------------------
+
+	/**
+	 * Take the file's writer lock now, so a session another agent is writing is refused before
+	 * anything is appended (otherwise the first append takes it). Throws SessionInUseError.
+	 */
+	lockForWriting(): void {
+		if (this.file && !this.locked) this.locked = this.ops.lock?.(this.file) ?? false;
+	}
+
+	/** Give back the writer lock (the session was replaced or is done); the process's exit does it too. */
+	close(): void {
+		if (!this.file || !this.locked) return;
+		this.locked = false;
+		this.ops.unlock?.(this.file);
+	}
+
 	// ----- appending ---------------------------------------------------------------------------
 
 	/** Summaries are not messages here: use appendCompaction / appendBranchSummary. */
@@ -350,6 +369,7 @@ export class SessionManager {
 		if (text === "") return;
 		try {
 			if (!this.headerWritten) this.ops.mkdir(dirname(this.file));
+			this.lockForWriting();
 			// A torn last line (a killed writer, a failed write) must not swallow the next entry.
 			if (this.startFreshLine || (this.lastWriteFailed && this.ops.endsMidLine(this.file))) text = `\n${text}`;
 			this.ops.appendFile(this.file, text);
