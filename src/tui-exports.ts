@@ -41,7 +41,8 @@ export type CustomEditor = InstanceType<Helpers["CustomEditor"]>;
 export const DynamicBorder = lazyClass("DynamicBorder");
 export type DynamicBorder = InstanceType<Helpers["DynamicBorder"]>;
 export const Theme = lazyClass("Theme");
-export type Theme = InstanceType<Helpers["Theme"]>;
+/** What extensions are given and may pass on: core's Theme, which the TUI's class implements. */
+export type Theme = import("./core/extensions/ui-types.ts").Theme;
 export const KeybindingsManager = lazyClass("KeybindingsManager");
 export type KeybindingsManager = InstanceType<Helpers["KeybindingsManager"]>;
 export type { RenderDiffOptions } from "./modes/interactive/public.ts";

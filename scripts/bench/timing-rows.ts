@@ -88,10 +88,26 @@ export function fold(timing: Timing): Map<string, { indent: number; ms: number; 
 	return out;
 }
 
-/** Run `subject` (with AGENT_TIMING=1 in its env) `runs` times and return the median of each folded row. */
-export async function timingMedians(subject: Subject, runs: number): Promise<{ key: string; indent: number; ms: number; count: number; parts: Record<string, number> }[]> {
-	const folded: ReturnType<typeof fold>[] = [];
-	for (let i = 0; i < runs; i++) folded.push(fold(parseTiming((await runChecked(subject)).stderr)));
+/**
+ * Milliseconds of a run that no row accounts for: the time since main's start outside every
+ * top-level row, plus the `run` phase outside its turn rows. What `AGENT_TIMING` per-turn rows are
+ * for: a long run's time attributed to turns and their phases.
+ */
+export function inNoRow(timing: Timing): number {
+	const topLevel = timing.rows.filter((r) => r.indent === 0).reduce((n, r) => n + r.ms, 0);
+	return timing.totalMs - topLevel + unattributedIn(timing, "run");
+}
+
+/** Run `subject` (with AGENT_TIMING=1 in its env) `runs` times; each run's table. */
+export async function timedRuns(subject: Subject, runs: number): Promise<Timing[]> {
+	const timings: Timing[] = [];
+	for (let i = 0; i < runs; i++) timings.push(parseTiming((await runChecked(subject)).stderr));
+	return timings;
+}
+
+/** The median of each folded row over `timings`. */
+export function timingMedians(timings: Timing[]): { key: string; indent: number; ms: number; count: number; parts: Record<string, number> }[] {
+	const folded = timings.map(fold);
 	// Rows in the order of the last run (sub-rows precede the phase they belong to).
 	const keys = [...folded.at(-1)!.keys()];
 	return keys.map((key) => {
@@ -107,9 +123,14 @@ export async function timingMedians(subject: Subject, runs: number): Promise<{ k
 	});
 }
 
-/** The medians as a report table. */
+/** Run `subject` `runs` times with AGENT_TIMING=1 and fold its tables into one of medians. */
 export async function phaseTable(title: string, subject: Subject, runs: number): Promise<Table> {
-	const rows = await timingMedians(subject, runs);
+	return phaseTableOf(title, await timedRuns(subject, runs));
+}
+
+/** The medians of `timings` as a report table. */
+export function phaseTableOf(title: string, timings: Timing[]): Table {
+	const rows = timingMedians(timings);
 	return {
 		title,
 		header: ["phase", "ms (median)", "parts (medians, ms)"],

@@ -1,13 +1,14 @@
 // Tool round trips: `agent -ne --no-session -p "tools:N"` where the mock LLM calls `bash` (`echo k`)
 // N times, one call per turn, then answers; beside a floor built in the same run with the same flags:
 // a compiled fetch + SSE + `bash -c` loop doing the same conversation. Per call = the slope from 1 to
-// 51 calls, paired per round. Goals: ≤ 1.5× the floor per call; ≤ 250 KB peak RSS per call.
+// 51 calls, paired per round. Goals: ≤ 1.5× the floor per call; ≤ 250 KB peak RSS per call; with
+// AGENT_TIMING=1, ≤ 2% of a 51-call run in no row (per-turn rows attribute a long run).
 // PI_COMPARE=1 adds pi 1.6.0 (compiled) making the same 51 calls.
 //   bun scripts/bench/tools.ts [--runs N] [--json] [--binary path]
-import { type Bench, benchMain, BenchWorld, compare, fmt, fmtRatio, goalOf, loadAverage, measureRounds, perRound, result, rowsTable, summary, type Subject, type Table } from "./lib.ts";
+import { type Bench, benchMain, BenchWorld, compare, fmt, fmtRatio, goal, goalOf, loadAverage, measureRounds, median, perRound, result, rowsTable, summary, type Subject, type Table } from "./lib.ts";
 import { startMockServer, toolsDoneText } from "./mock.ts";
 import { buildPi, PI_VERSION } from "./pi.ts";
-import { phaseTable } from "./timing-rows.ts";
+import { inNoRow, phaseTableOf, timedRuns } from "./timing-rows.ts";
 
 const FEW = 1;
 const MANY = 51;
@@ -48,10 +49,14 @@ export const bench: Bench = async (o) => {
 		],
 	};
 	const timed = { ...agent(MANY), name: `agent, ${MANY} calls, AGENT_TIMING=1`, env: { ...env, AGENT_TIMING: "1" } };
-	const phases = await phaseTable(`where a ${MANY}-call run spends its time (AGENT_TIMING=1, median of 3 runs; turns summed)`, timed, 3);
+	const timings = await timedRuns(timed, 3);
+	const phases = phaseTableOf(`where a ${MANY}-call run spends its time (AGENT_TIMING=1, median of 3 runs; turns summed)`, timings);
+	const noRow = summary(timings.map(inNoRow));
+	const runMs = median(timings.map((t) => t.totalMs));
 	return result("tools", `\`agent -ne --no-session -p\` with the mock calling \`bash\` ${FEW} or ${MANY} times; floor: a compiled fetch + SSE + \`bash -c\` loop (same Bun, same flags).`, o, startLoad, [rowsTable("whole runs", compare(m)), perCall, phases], [
 		goalOf("per tool round trip vs floor", ratio, 1.5, "×", { cpu: cpuRatio }),
 		goalOf("peak RSS per tool call", agentRss, 250, "KB"),
+		goal(`${MANY}-call run in no AGENT_TIMING row (turn rows)`, noRow.median, 0.02 * runMs, "ms", { detail: `of ${runMs.toFixed(1)} ms (target 2%); min–max ${noRow.min.toFixed(2)}–${noRow.max.toFixed(2)}` }),
 	]);
 };
 

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runMode } from "./terminal.ts";
-import { APP_NAME, getProjectConfigDir, getProjectMcpPath, tildify, VERSION } from "../config.ts";
+import { APP_NAME, getProjectConfigDir, getProjectMcpPath, VERSION } from "../config.ts";
 import type { DiscoveryResult, ExtensionEntry } from "../core/extensions/discovery.ts";
 import type { LoadExtensionsResult } from "../core/extensions/loader.ts";
 import type { ExtensionMode } from "../core/extensions/types.ts";
@@ -15,6 +15,7 @@ import { detail, mark } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
 import { writeStderr } from "../stdio.ts";
 import { builtinFlagNames, resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
+import { preparePackages } from "./package-startup.ts";
 import { UserError } from "../core/errors.ts";
 import type { ExtensionFlagHelp } from "./help.ts";
 
@@ -24,8 +25,8 @@ export interface StartedExtensions {
 	discovery: DiscoveryResult;
 	/** Undefined when there was nothing to load. */
 	loaded: LoadExtensionsResult | undefined;
-	/** The same discovery again, for /reload (new and removed files take effect). */
-	discover: () => ExtensionEntry[];
+	/** The same discovery again, for /reload (new and removed files take effect, failed package installs are retried). */
+	discover: (report: (source: string, error: unknown) => void) => Promise<ExtensionEntry[]>;
 	/** Values of extension flags given on the command line (already applied to the runtime). */
 	flagValues: Map<string, boolean | string>;
 	issues: StartupIssue[];
@@ -70,36 +71,10 @@ function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult 
 	return issues;
 }
 
-/**
- * Install the run's packages that are not on disk yet (SPEC §3): the user's, the project's when
- * `project` (trusted), and `-e` ones. A configured package that fails gets one warning and is
- * skipped; a `-e` package that fails stops start-up like a missing `-e` path. Costs nothing when
- * every package is installed.
- */
+/** Install (and check) the run's packages; a `-e` package that cannot be installed stops start-up like a missing `-e` path. */
 async function installMissingPackages(args: Args, cwd: string, scopes: { project: boolean; user: boolean }): Promise<void> {
-	const { packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
-	const { readRunSettings } = await import("../core/resources/settings.ts");
-	const cli = scopes.user ? packageSourcesIn(args.extensions) : [];
-	const settings = args.noExtensions && cli.length === 0 ? {} : readRunSettings(cwd, scopes.project);
-	if (!Array.isArray(settings.user?.data.packages) && !Array.isArray(settings.project?.data.packages) && cli.length === 0) return;
-	let selection: ReturnType<typeof selectPackages>;
-	try {
-		selection = selectPackages(args.noExtensions ? {} : { project: settings.project, user: scopes.user ? settings.user : undefined }, cli, cwd);
-	} catch (error) {
-		// An unreadable -e source: discovery turns it into a load error with the reason.
-		return;
-	}
-	const missing = selection.packages.filter(needsInstall);
-	if (missing.length === 0) return;
-	for (const pkg of missing) writeStderr(`Installing ${pkg.source}${pkg.settingsPath ? ` (from ${tildify(pkg.settingsPath)})` : ""}…\n`);
-	const { ensureInstalled } = await import("../core/packages/package-manager.ts");
-	const failures = await ensureInstalled(missing, { offline: args.offline });
-	const fatal = failures.filter((f) => f.pkg.scope === "temporary");
-	for (const f of failures) {
-		if (f.pkg.scope === "temporary") continue;
-		writeStderr(`Warning: Package ${f.pkg.source} (${tildify(f.pkg.settingsPath ?? cwd)}) could not be installed: ${f.message}. Its extensions, skills and prompt templates are skipped this run.\n`);
-	}
-	if (fatal.length > 0) throw loadFailure(fatal.map((f) => ({ message: `Failed to load extension "${f.pkg.source}": the package could not be installed: ${f.message}` })));
+	const fatal = await preparePackages(args, cwd, { scopes });
+	if (fatal.length > 0) throw loadFailure(fatal.map((f) => ({ message: `Failed to load extension "${f.source}": the package could not be installed: ${f.message}` })));
 }
 
 /** Everything between flag parsing and the session. Throws UserError (exit 1, or 130 on Ctrl+C). */
@@ -113,6 +88,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	discoveryDetail(started, discovery);
 	let loaded = await load(discovery.entries, cwd);
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
+	const loadedAt = performance.now();
+	let secondLoadMs = 0;
 
 	const untrusted = discovery.untrustedProject;
 	// Everything the project would load: extensions, and the skills, templates and settings that steer the model.
@@ -146,7 +123,9 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			await installMissingPackages(args, cwd, { project: true, user: false });
 			loaded?.runtime.invalidate();
 			discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, true);
+			const secondLoad = performance.now();
 			loaded = await load(discovery.entries, cwd);
+			secondLoadMs = performance.now() - secondLoad;
 			if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 		} else if (!projectTrusted && !prompted) {
 			for (const line of skipLines(gated)) writeStderr(`${line}\n`);
@@ -157,6 +136,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	for (const ext of loaded?.extensions ?? []) for (const flag of ext.flags.values()) registered.set(flag.name, flag);
 	const flagValues = resolveExtensionFlags(args, registered);
 	for (const [name, value] of flagValues) loaded?.runtime.flagValues.set(name, value);
+	// AGENT_TIMING: what follows the files, less a second pass's loading (its files have rows of their own).
+	detail("trust gate, flags", performance.now() - loadedAt - secondLoadMs);
 	mark("extensions");
 
 	const issues = collectIssues(discovery, loaded);
@@ -170,7 +151,10 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 		});
 		writeStderr(`${lines.join("\n")}\n\n`);
 	}
-	const discover = () => discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted).entries;
+	const discover = async (report: (source: string, error: unknown) => void) => {
+		await preparePackages(args, cwd, { scopes: { project: projectTrusted, user: true }, report });
+		return discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted).entries;
+	};
 	return { mode, projectTrusted, discovery, loaded, discover, flagValues, issues };
 }
 

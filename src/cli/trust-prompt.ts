@@ -19,8 +19,8 @@ export async function promptProjectTrust(folder: string, inputs: GatedInput[]): 
 		return `  ${shown(item.path)}${usual ? "" : ` (from ${shown(item.declaredBy)})`}`;
 	};
 	const parent = dirname(folder);
-	const sections = promptSections(inputs).flatMap(({ heading, counted, items }) => {
-		const count = counted ? ` (${items.length} ${items.length === 1 ? "file" : "files"})` : "";
+	const sections = promptSections(inputs).flatMap(({ heading, counted, noun, items }) => {
+		const count = counted ? ` (${items.length} ${items.length === 1 ? noun[0] : noun[1]})` : "";
 		return [`${heading}${count}:`, ...items.map(line)];
 	});
 	const answer = await select({

@@ -14,6 +14,7 @@ import type { AppendableMessage, SessionEntry } from "./session/session-entries.
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 import { mark } from "./timing.ts";
+import { keepOutputFilesOf } from "./tools/output-files.ts";
 
 /** What the session needs from the model registry. */
 export interface ModelAccess {
@@ -254,6 +255,8 @@ export class AgentSession {
 		if (message.role === "custom") id = this._session.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
 		else if (message.role !== "branchSummary" && message.role !== "compactionSummary" && message.role !== "system") id = this._session.appendMessage(message as AppendableMessage);
 		if (id) this.entryIds.set(message, id);
+		// A saved entry naming a cut-off output's temp file keeps that file past this process.
+		if (id && this._session.isPersisted()) keepOutputFilesOf(message);
 	}
 
 	/** Add a message without a model call (an extension's sendMessage while idle): shown, saved, in context. */
@@ -663,8 +666,20 @@ export class AgentSession {
 		if (this.lifecycle.beforeReplace && (await this.lifecycle.beforeReplace(reason, detail))) return { cancelled: true };
 		const previous = this._session.getSessionFile();
 		this.loadFrom(next);
+		for (const listener of this.replacedListeners) listener(reason);
 		await this.lifecycle.replaced?.(reason, previous);
 		return { cancelled: false };
+	}
+
+	private readonly replacedListeners = new Set<(reason: ReplaceReason) => void>();
+
+	/**
+	 * Called whenever the session is replaced (new, resume, fork — from a command or an extension),
+	 * after the new one is loaded and before extensions see session_start: a UI redraws here.
+	 */
+	onReplaced(listener: (reason: ReplaceReason) => void): () => void {
+		this.replacedListeners.add(listener);
+		return () => this.replacedListeners.delete(listener);
 	}
 
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;

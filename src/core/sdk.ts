@@ -18,6 +18,7 @@ import { resolveSessionArg } from "./session/session-list.ts";
 import { SessionInUseError } from "./session/session-errors.ts";
 import { mark } from "./timing.ts";
 import { createBuiltinTools } from "./tools/index.ts";
+import { setOutputFileLimits } from "./tools/output-files.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { ExtensionHost } from "./extensions/host.ts";
 import { virtualDefinition } from "./extensions/virtual-routing.ts";
@@ -95,8 +96,8 @@ export interface CreateAgentSessionOptions {
 		loaded: LoadExtensionsResult | undefined;
 		/** What to load again on /reload or a session replacement. */
 		entries: ExtensionEntry[];
-		/** Finds the entries afresh on /reload (new files take effect). Default: `entries` again. */
-		discover?: () => ExtensionEntry[];
+		/** Finds the entries afresh on /reload (new files take effect, failed package installs are tried again). Default: `entries` again. */
+		discover?: (report: (source: string, error: unknown) => void) => ExtensionEntry[] | Promise<ExtensionEntry[]>;
 		/** Extension flag values from the command line, applied again after /reload. */
 		flagValues?: ReadonlyMap<string, boolean | string>;
 		projectTrusted: boolean;
@@ -187,6 +188,7 @@ async function chooseSession(cwd: string, choice: SessionChoice, sessionDir?: st
 const COMPACTION_SHAPE = { enabled: "boolean", reserveTokens: "number", keepRecentTokens: "number" } as const;
 // pi's names (settings.md, "Network and retries").
 const RETRY_SHAPE = { enabled: "boolean", maxRetries: "number", baseDelayMs: "number", maxAgentDelayMs: "number" } as const;
+const OUTPUT_FILES_SHAPE = { maxAgeDays: "number", maxTotalMB: "number" } as const;
 
 /** `--models` patterns → available models, in pattern order; a pattern matching nothing is an error. */
 export function resolveScopedModels(registry: ModelRegistry, patterns: string[], levels?: Map<Model, ThinkingLevel>): Model[] {
@@ -328,6 +330,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		compaction: { ...settingObject(resources.settings, "compaction", COMPACTION_SHAPE), ...options.compaction },
 		requestTimeouts: requestTimeouts(resources),
 	});
+	// How long and how much cut-off tool output a saved session keeps in the temp folder.
+	const outputFiles = settingObject(resources.settings, "outputFiles", OUTPUT_FILES_SHAPE);
+	if (outputFiles.maxAgeDays !== undefined || outputFiles.maxTotalMB !== undefined) {
+		setOutputFileLimits({
+			...(outputFiles.maxAgeDays !== undefined ? { maxAgeMs: (outputFiles.maxAgeDays as number) * 86_400_000 } : {}),
+			...(outputFiles.maxTotalMB !== undefined ? { maxTotalBytes: (outputFiles.maxTotalMB as number) * 1024 * 1024 } : {}),
+		});
+	}
 	const retry = settingObject(resources.settings, "retry", RETRY_SHAPE);
 	if (retry.maxRetries !== undefined || retry.baseDelayMs !== undefined || retry.maxAgentDelayMs !== undefined) {
 		registry.retry = createRetryPolicy({ maxAttempts: retry.maxRetries as number | undefined, baseDelayMs: retry.baseDelayMs as number | undefined, maxDelayMs: retry.maxAgentDelayMs as number | undefined });

@@ -8,6 +8,8 @@ interface Row {
 	label: string;
 	ms: number;
 	indent: number;
+	/** Shown after the label (`resolve 0.12 · import 0.30`); formatted only when the table is printed. */
+	parts?: [string, number][];
 }
 
 const enabled = process.env[ENV.timing] === "1";
@@ -27,10 +29,14 @@ export function mark(label: string): void {
 	last = now;
 }
 
-/** Record a measured duration as a sub-row (e.g. one extension's import) without moving the clock. */
-export function detail(label: string, ms: number): void {
+/**
+ * Record a measured duration as a sub-row (e.g. one extension's import) without moving the clock.
+ * Nothing is formatted here: a row per extension file must cost next to nothing, or the time it
+ * takes falls between the rows it writes.
+ */
+export function detail(label: string, ms: number, parts?: [string, number][]): void {
 	if (!enabled) return;
-	rows.push({ label, ms, indent: 1 });
+	rows.push(parts ? { label, ms, indent: 1, parts } : { label, ms, indent: 1 });
 }
 
 /** `label a 1.00 · b 2.00` — the shape of a row with parts (extension files, turns). */
@@ -82,7 +88,7 @@ export function endTurn(): void {
 	const t = turn;
 	turn = undefined;
 	const parts = PHASES.filter((p) => t.phases.has(p)).map((p): [string, number] => [p, t.phases.get(p)!]);
-	detail(partsLabel(t.label, parts), performance.now() - t.started);
+	detail(t.label, performance.now() - t.started, parts);
 }
 
 /** Run `fn` charged to `p` (then back to the phase before), sync or async. */
@@ -119,9 +125,10 @@ export function printTiming(): void {
 	if (!enabled) return;
 	endTurn();
 	const total = performance.now() - origin;
-	const width = Math.max(24, ...rows.map((r) => r.label.length + r.indent * 2)) + 2;
+	const labels = rows.map((r) => (r.parts ? partsLabel(r.label, r.parts) : r.label));
+	const width = Math.max(24, ...rows.map((r, i) => labels[i]!.length + r.indent * 2)) + 2;
 	const lines = ["Timing (ms):"];
-	for (const r of rows) lines.push(`  ${"  ".repeat(r.indent)}${r.label.padEnd(width - r.indent * 2)}${r.ms.toFixed(2).padStart(9)}`);
+	for (const [i, r] of rows.entries()) lines.push(`  ${"  ".repeat(r.indent)}${labels[i]!.padEnd(width - r.indent * 2)}${r.ms.toFixed(2).padStart(9)}`);
 	lines.push(`  ${"total (since process start of main)".padEnd(width)}${total.toFixed(2).padStart(9)}`);
 	lines.push(`  ${"process uptime".padEnd(width)}${(process.uptime() * 1000).toFixed(2).padStart(9)}`);
 	writeStderr(`${lines.join("\n")}\n`);

@@ -1,5 +1,6 @@
-// docs/extensions.md is tested: every `ts` block type-checks against `agent types` output with no
-// node_modules in reach, and the first-extension walk-through runs through the binary as written.
+// docs/extensions.md and README.md are tested: every `ts` block type-checks against `agent types`
+// output with no node_modules in reach (one tsc run for both), and the guide's first-extension
+// walk-through runs through the binary as written.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -7,6 +8,7 @@ import { TempWorld } from "../support/agent.ts";
 import { typeCheck } from "../support/typecheck.ts";
 
 const guide = readFileSync(resolve(import.meta.dir, "../../docs/extensions.md"), "utf8");
+const readme = readFileSync(resolve(import.meta.dir, "../../README.md"), "utf8");
 
 /** The fenced blocks of a language, in order, with the heading of the section each is in. */
 function blocks(lang: string): { section: string; code: string }[] {
@@ -23,6 +25,51 @@ function blocks(lang: string): { section: string; code: string }[] {
 		}
 	}
 	return out;
+}
+
+/** The README's ts blocks, each with the bold title (`**Protected paths** — …`) or heading it follows. */
+function readmeBlocks(): { title: string; code: string }[] {
+	const out: { title: string; code: string }[] = [];
+	let title = "";
+	const lines = readme.split("\n");
+	for (let i = 0; i < lines.length; i++) {
+		const line = lines[i]!;
+		const bold = /^\*\*(.+?)\*\*/.exec(line);
+		if (bold) title = bold[1]!;
+		else if (line.startsWith("#")) title = line.replace(/^#+\s*/, "");
+		if (line === "```ts") {
+			const start = ++i;
+			while (lines[i] !== "```") i++;
+			out.push({ title, code: `${lines.slice(start, i).join("\n")}\n` });
+		}
+	}
+	return out;
+}
+
+/**
+ * What the file around each README pattern provides (each is an excerpt of a file in
+ * test/fixtures/extensions/): declarations before the factory, and code opening and closing the
+ * place the excerpt sits in. An excerpt with no entry fails the test, so a new one gets its context.
+ */
+const README_CONTEXT: Record<string, { declare?: string; open?: string; close?: string }> = {
+	"Protected paths": { declare: "declare const PROTECTED: RegExp[];" },
+	"Permission gate": { declare: "declare const DANGEROUS: RegExp[];" },
+	"Pirate mode": {},
+	"Input transform": {},
+	"Inline bash": { open: 'pi.on("input", async (event, ctx) => {\n\tlet text = event.text;', close: "});" },
+	"Todo list with state in the session": { declare: "interface Todo { text: string; done: boolean }", open: "let todos: Todo[] = [];" },
+	"Plan mode": { declare: "declare const READ_ONLY: string[];", open: "let planning = false;" },
+	"Two extensions talking": { open: "const counts: Record<string, number> = {};" },
+	"A custom provider": {},
+};
+
+/** A README block as a file: whole files as they are, excerpts inside the factory their context gives. */
+function readmeFile({ title, code }: { title: string; code: string }): string {
+	if (/^export default /m.test(code)) return code;
+	const context = README_CONTEXT[title];
+	if (!context) throw new Error(`README example under "${title}" is an excerpt with no context in this test: add one to README_CONTEXT`);
+	const body = [context.open, code, context.close].filter(Boolean).join("\n");
+	return `import type { ExtensionAPI } from "@scope/coding-agent";\n${context.declare ?? ""}\nexport default function (pi: ExtensionAPI) {\n${body}\n}\n`;
 }
 
 /** `$ agent -p "/hello world"` → ["-p", "/hello world"]: words, double quotes group. */
@@ -43,11 +90,14 @@ function transcript(code: string): { command: string; output: string }[] {
 }
 
 describe("docs/extensions.md", () => {
-	test("every ts block type-checks with only `agent types` output", async () => {
+	test("every ts block of the guide and of README.md type-checks with only `agent types` output", async () => {
 		await using world = new TempWorld();
 		const ts = blocks("ts");
 		expect(ts.length).toBeGreaterThanOrEqual(9);
 		ts.forEach((b, i) => world.write(`project/guide/block-${String(i + 1).padStart(2, "0")}.ts`, b.code));
+		const fromReadme = readmeBlocks();
+		expect(fromReadme.length).toBeGreaterThanOrEqual(11);
+		fromReadme.forEach((b, i) => world.write(`project/guide/readme-${String(i + 1).padStart(2, "0")}.ts`, readmeFile(b)));
 		const dir = join(world.cwd, "guide");
 		expect((await world.run(["types", dir])).code).toBe(0);
 		expect(await typeCheck(dir)).toEqual({ code: 0, output: "" });

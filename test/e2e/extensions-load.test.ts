@@ -183,6 +183,7 @@ describe("lazy loading", () => {
 		world.write("project/one.ts", "export default () => {};\n");
 		const one = await world.run(["-e", "./one.ts", "-p", "hi"], { env: { AGENT_TIMING: "1" } });
 		expect(one.stderr).toContain("    load virtual modules ");
+		expect(one.stderr).toContain("    trust gate, flags ");
 		expect(one.stderr).not.toContain("load jiti");
 		expect(one.stderr).toMatch(new RegExp(`\\n    ${join(world.cwd, "one.ts")}  resolve \\d+\\.\\d\\d · import \\d+\\.\\d\\d · factory \\d+\\.\\d\\d · commit \\d+\\.\\d\\d +\\d+\\.\\d\\d\\n`));
 	});

@@ -49,11 +49,12 @@ export default function (pi) {
 		expect(start.below).toEndWith("\nstatus: ready");
 		term.submit("/pick");
 		const pick = await term.waitUntil("the select dialog", (_p, screen) => screen.includes("Pick a colour") && screen.includes("  blue"));
-		expect(pick.editor).toContain(" Pick a colour\n\n→ red\n  green\n  blue");
+		// Drawn as pi draws it: the title, the options with → before the chosen one, the key hints.
+		expect(pick.editor).toContain("\n Pick a colour\n\n → red\n   green\n   blue\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n");
 		term.keys("Down", "Enter");
 		const confirm = await term.waitUntil("the confirm dialog", (p) => p.editor.includes("Use green?"));
-		expect(confirm.editor).toContain(" Really?\n\n Use green?\n\n→ Yes\n  No");
-		term.keys("y");
+		expect(confirm.editor).toContain("\n Really?\n Use green?\n\n → Yes\n   No\n");
+		term.keys("Enter");
 		await term.waitForAbove(" picked green, sure: true\n\n widget above");
 		term.submit("/hurry");
 		// The seconds left count down in the title.
@@ -123,6 +124,64 @@ export default function (pi) {
 		await term.waitUntil("two", (_p, screen) => screen.includes("inline count: 2"));
 		term.keys("Enter");
 		await term.waitForAbove(" inline gave 2, editor has:");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test("custom(): an async factory, overlayOptions as a function asked when shown, onHandle; tools expanded; the editor factory", async () => {
+		await using world = new TempWorld();
+		const ext = world.write(
+			"more.ts",
+			`import { CustomEditor } from "@earendil-works/pi-coding-agent";
+export default function (pi) {
+	pi.registerCommand("panel", {
+		description: "An overlay placed by a function",
+		handler: async (_a, ctx) => {
+			let asked = 0;
+			let hidden;
+			const result = await ctx.ui.custom(
+				async (tui, theme, kb, done) => {
+					await new Promise((r) => setTimeout(r, 20));
+					return { render: (w) => ["PANEL " + w + " wide, asked " + asked], invalidate() {}, handleInput: (d) => done("closed with " + JSON.stringify(d)) };
+				},
+				{ overlay: true, overlayOptions: () => (asked++, { anchor: "top-right", width: 30 }), onHandle: (h) => (hidden = h.isHidden()) },
+			);
+			ctx.ui.notify(result + ", handle hidden: " + hidden);
+		},
+	});
+	pi.registerCommand("expand", {
+		description: "Toggle tool output",
+		handler: async (_a, ctx) => {
+			ctx.ui.setToolsExpanded(!ctx.ui.getToolsExpanded());
+			ctx.ui.notify("expanded: " + ctx.ui.getToolsExpanded());
+		},
+	});
+	pi.registerCommand("editor", {
+		description: "Swap the editor",
+		handler: async (_a, ctx) => {
+			const factory = (tui, theme, kb) => new CustomEditor(tui, theme, kb);
+			ctx.ui.setEditorComponent(factory);
+			const same = ctx.ui.getEditorComponent() === factory;
+			ctx.ui.setEditorComponent(undefined);
+			ctx.ui.notify("same factory: " + same + ", after reset: " + ctx.ui.getEditorComponent());
+		},
+	});
+}
+`,
+		);
+		await using term = new Terminal(world, ["-ne", "-e", ext], { width: 100 });
+		await term.ready();
+		term.submit("/panel");
+		// Top right, 30 wide: the function was asked once, when the overlay was shown.
+		await term.waitUntil("the panel", (_p, screen) => /^.{70}PANEL 30 wide, asked 1/.test(screen.split("\n")[0] ?? ""));
+		term.type("x");
+		await term.waitForAbove(' closed with "x", handle hidden: false');
+		term.submit("/expand");
+		await term.waitForAbove(" expanded: true");
+		term.submit("/expand");
+		await term.waitForAbove(" expanded: false");
+		term.submit("/editor");
+		await term.waitForAbove(" same factory: true, after reset: undefined");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

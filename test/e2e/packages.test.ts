@@ -2,11 +2,13 @@
 // 127.0.0.1, load the package's extension, skill and prompt template, update, remove; `-e npm:`
 // for one run; untrusted project packages neither installed nor loaded; failures at start-up.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMessages, readToolNames, type RecordedRequest } from "../support/mock-llm.ts";
 import { startGitRemote, type GitRemote } from "../support/git-remote.ts";
 import { startRegistry, type TestRegistry } from "../support/registry.ts";
+import { RpcAgent } from "../support/rpc.ts";
+import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 import { TempWorld } from "../support/agent.ts";
 
@@ -144,6 +146,117 @@ describe("npm packages", () => {
 		expect((await world.run(["-p", "/hello"], { env })).code).toBe(1);
 	});
 
+	test("-e npm:<name> without an exact version is checked against the registry at most once a day", async () => {
+		await using world = new TempWorld();
+		const env = envFor(world, registry);
+		await registry.publish(writePackage(world, "daily-1", "1.0.0", "daily one", { name: "@demo/daily" }));
+		const first = await world.run(["-e", "npm:@demo/daily", "-p", "/hello"], { env });
+		expect(first).toEqual({ stdout: "", stderr: "Installing npm:@demo/daily…\nInfo: DAILY ONE\n", code: 0 });
+		const checks = join(world.agentDir, "tmp/packages/checked.json");
+		const dir = join(world.agentDir, "tmp/packages/npm/node_modules/@demo/daily");
+		expect(Object.keys(JSON.parse(readFileSync(checks, "utf8")))).toEqual([dir]);
+
+		// A new release within the day: the cached copy runs and the registry is not asked.
+		await registry.publish(writePackage(world, "daily-2", "1.1.0", "daily two", { name: "@demo/daily" }));
+		let before = registry.requests.length;
+		expect(await world.run(["-e", "npm:@demo/daily", "-p", "/hello"], { env })).toEqual({ stdout: "", stderr: "Info: DAILY ONE\n", code: 0 });
+		expect(registry.requests.length).toBe(before);
+
+		// A day later (the last check moved back 25 hours) it is checked and updated, once.
+		const dayAgo = () => writeFileSync(checks, JSON.stringify({ [dir]: new Date(Date.now() - 25 * 3600_000).toISOString() }));
+		dayAgo();
+		expect(await world.run(["-e", "npm:@demo/daily", "-p", "/hello"], { env })).toEqual({
+			stdout: "",
+			stderr: "Updated npm:@demo/daily: 1.0.0 → 1.1.0 (a -e package is checked once a day).\nInfo: DAILY TWO\n",
+			code: 0,
+		});
+		before = registry.requests.length;
+		expect(await world.run(["-e", "npm:@demo/daily", "-p", "/hello"], { env })).toEqual({ stdout: "", stderr: "Info: DAILY TWO\n", code: 0 });
+		expect(registry.requests.length).toBe(before);
+
+		// Due again but offline: the cached copy, nothing asked, nothing said; a failing registry: one warning.
+		dayAgo();
+		expect(await world.run(["-e", "npm:@demo/daily", "-p", "/hello"], { env: { ...env, AGENT_OFFLINE: "1" } })).toEqual({ stdout: "", stderr: "Info: DAILY TWO\n", code: 0 });
+		expect(registry.requests.length).toBe(before);
+		const down = await world.run(["-e", "npm:@demo/daily", "-p", "/hello"], { env: { ...env, npm_config_registry: "http://127.0.0.1:9/" } });
+		expect(down.code).toBe(0);
+		expect(down.stderr).toMatch(/^Warning: Could not check npm:@demo\/daily for a newer version: npm install failed: .+\. Using the copy cached in ~\/\.agent\/tmp\/packages\/npm\/node_modules\/@demo\/daily\.\nInfo: DAILY TWO\n$/);
+	});
+
+	test("/reload tries a package that failed to install at start-up again", async () => {
+		await using world = await mockWorld();
+		const env = envFor(world, registry);
+		world.write("home/.agent/settings.json", JSON.stringify({ packages: ["npm:@demo/late"] }));
+		world.write(
+			"home/.agent/extensions/again.ts",
+			`export default function (pi: any) {
+	pi.registerCommand("again", { handler: async (_a: string, ctx: any) => ctx.reload() });
+	pi.on("session_start", (event: any, ctx: any) => { if (event.reason === "reload") ctx.ui.notify("reloaded"); });
+}\n`,
+		);
+		const reloaded = (from: number) => rpc.event("extension_ui_request", from, (r) => r.method === "notify" && r.message === "reloaded");
+		await using rpc = new RpcAgent(world, ["--no-session", "--model", MODEL.openai], env);
+		await rpc.request({ type: "get_state" });
+		expect(rpc.stderr).toMatch(/^Installing npm:@demo\/late \(from ~\/\.agent\/settings\.json\)…\nWarning: Package npm:@demo\/late \(~\/\.agent\/settings\.json\) could not be installed: npm install failed: .*404/);
+
+		// Still not published: the reload reports it and goes on with what there is.
+		let from = rpc.records.length;
+		await rpc.request({ type: "prompt", message: "/again" });
+		await reloaded(from);
+		const failed = await rpc.event("extension_error", from);
+		expect(failed).toMatchObject({ extensionPath: "npm:@demo/late", event: "reload" });
+		expect(failed.error).toMatch(/^Package npm:@demo\/late could not be installed: npm install failed: .*404.*\. Its extensions, skills and prompt templates are skipped\.$/);
+
+		await registry.publish(writePackage(world, "late", "1.0.0", "late but here", { name: "@demo/late" }));
+		from = rpc.records.length;
+		await rpc.request({ type: "prompt", message: "/again" });
+		await reloaded(from);
+		await rpc.request({ type: "prompt", message: "/hello" });
+		await rpc.event("extension_ui_request", from, (r) => r.method === "notify" && r.message === "LATE BUT HERE");
+		expect(rpc.all("extension_error", from)).toEqual([]);
+		expect(existsSync(join(world.agentDir, "packages/npm/node_modules/@demo/late/extensions/hello.ts"))).toBe(true);
+		expect(await rpc.end()).toBe(0);
+	});
+
+	test("a local folder: agent install ./dir records it (relative to .agent/ with -l) and loads it in place; the object form narrows; remove leaves the folder", async () => {
+		await using world = new TempWorld();
+		const env = envFor(world, registry);
+		world.write("project/tools/package.json", JSON.stringify({ name: "tools", version: "0.1.0" }));
+		world.write("project/tools/extensions/hi.ts", `export default function (pi: any) { pi.registerCommand("tools-hi", { handler: async (_a: string, ctx: any) => ctx.ui.notify("tools here", "info") }); }\n`);
+		world.write("project/tools/prompts/ask.md", "---\ndescription: Ask\n---\nAsk $1.\n");
+		const dir = join(world.cwd, "tools");
+		const installed = await world.run(["install", "./tools"], { env });
+		expect(installed.stderr).toBe("");
+		expect(installed.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(world.agentDir, "settings.json"), "utf8"))).toEqual({ packages: [dir] });
+		expect(await world.run(["-p", "/tools-hi"], { env })).toEqual({ stdout: "", stderr: "Info: tools here\n", code: 0 });
+
+		// { source, extensions: [] }: its prompts still load, its extensions do not.
+		world.write("home/.agent/settings.json", JSON.stringify({ packages: [{ source: dir, extensions: [] }] }));
+		const narrowed = JSON.parse((await world.run(["list", "--json"], { env })).stdout);
+		expect(narrowed.packages).toEqual([expect.objectContaining({ source: dir, extensions: [], prompts: ["prompts/ask.md"] })]);
+		expect(narrowed.extensions).toEqual([]);
+
+		const removed = await world.run(["remove", "./tools"], { env });
+		expect(removed.code).toBe(0);
+		expect(JSON.parse(readFileSync(join(world.agentDir, "settings.json"), "utf8"))).toEqual({});
+		expect(existsSync(join(dir, "extensions/hi.ts"))).toBe(true);
+
+		expect((await world.run(["install", "-l", "./tools"], { env })).code).toBe(0);
+		expect(JSON.parse(readFileSync(join(world.cwd, ".agent/settings.json"), "utf8"))).toEqual({ packages: ["../tools"] });
+		expect((await world.run(["-a", "-p", "/tools-hi"], { env })).stderr).toBe("Info: tools here\n");
+	});
+
+	test("the registry comes from ~/.npmrc when npm_config_registry is not set", async () => {
+		await using world = new TempWorld();
+		const { npm_config_registry: url, ...env } = envFor(world, registry);
+		world.write("home/.npmrc", `registry=${url}\n`);
+		const installed = await world.run(["install", "npm:@demo/hello@1.0.0"], { env });
+		expect(installed.stderr).toBe("");
+		expect(installed.code).toBe(0);
+		expect(await world.run(["-p", "/hello"], { env })).toEqual({ stdout: "", stderr: "Info: HELLO FROM ONE\n", code: 0 });
+	});
+
 	test("an untrusted project's packages are neither installed nor loaded; --approve installs them into .agent/packages", async () => {
 		await using world = new TempWorld();
 		const env = envFor(world, registry);
@@ -213,8 +326,8 @@ describe("git packages", () => {
 		await remote.close();
 	});
 
-	test("install from a git URL (its dependencies from the registry), load, update to the new commit, remove", async () => {
-		await using world = new TempWorld();
+	test("install from a git URL (its dependencies from the registry), load its extension, skill and prompt, update to the new commit, remove", async () => {
+		await using world = await mockWorld();
 		const env = envFor(world, registry);
 		const first = await remote.commit(writePackage(world, "git-1", "1.0.0", "hello from git"), "first");
 		const installed = await world.run(["install", remote.url], { env });
@@ -223,6 +336,12 @@ describe("git packages", () => {
 		const dir = join(world.agentDir, "packages/git", remote.url.replace(/^http:\/\/127\.0\.0\.1:(\d+)\//, "127.0.0.1_$1/").replace(/\.git$/, ""));
 		expect(installed.stdout).toContain(`into ${dir.replace(world.home, "~")}`);
 		expect(await world.run(["-p", "/hello"], { env })).toEqual({ stdout: "", stderr: "Info: HELLO FROM GIT\n", code: 0 });
+		world.mock.script({ text: "ok" });
+		expect(await world.run(["-p", "/hi Bo", "--model", MODEL.openai], { env })).toEqual({ stdout: "ok\n", stderr: "", code: 0 });
+		const request = chats(world)[0]!;
+		expect(readToolNames(request)).toContain("pkg_tool");
+		expect(readMessages(request).find((m) => m.role === "system")!.text).toContain(`<skill name="greet" location="${join(dir, "skills/greet/SKILL.md")}">Greet someone warmly</skill>`);
+		expect(readMessages(request).at(-1)!.text).toBe("Say hi to Bo (hello from git).");
 		// The checkout stays clean: the host overrides were put back after installing dependencies.
 		const status = Bun.spawnSync(["git", "status", "--porcelain"], { cwd: dir }).stdout.toString();
 		expect(status).toBe("");
@@ -245,4 +364,24 @@ describe("git packages", () => {
 			`Error: Could not install git:${remote.url}: git is not installed (not found on PATH), and git sources need it. Install git, or use an npm source (npm:<name>), which needs nothing else.\n`,
 		);
 	});
+});
+
+describe.skipIf(!hasTmux)("the trust prompt", () => {
+	test("lists the project's packages; trusting installs and loads them", async () => {
+		await using world = new TempWorld();
+		world.write("project/.agent/settings.json", JSON.stringify({ packages: ["npm:@demo/hello@1.0.0"] }));
+		await using term = new Terminal(world, [], { env: envFor(world, registry) });
+		const screen = await term.waitFor("Don't trust");
+		expect(screen).toContain(
+			["◆  Trust project folder?", `│  ${world.cwd}`, "│", "│  Project packages that would be installed and loaded (1 package):", "│    npm:@demo/hello@1.0.0 (from .agent/settings.json)", "│  ○ Trust this folder"].join("\n"),
+		);
+		expect(existsSync(join(world.cwd, ".agent/packages"))).toBe(false);
+		term.keys("Up", "Up", "Enter");
+		await term.waitFor("Warning: No model is configured");
+		term.submit("/hello");
+		await term.waitForAbove("HELLO FROM ONE");
+		term.keys("C-d");
+		expect(await term.waitFor("EXIT=")).toEndWith("EXIT=0");
+		expect(existsSync(join(world.cwd, ".agent/packages/npm/node_modules/@demo/hello/package.json"))).toBe(true);
+	}, 60_000);
 });

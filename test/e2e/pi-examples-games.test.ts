@@ -1,8 +1,10 @@
 // pi 1.6's example games and overlay checks in the TUI, through the compiled binary in tmux:
 // overlay-qa-tests (animation, anchors, stacking, non-capturing panels, hide and show),
 // space-invaders (the game, pause into the session, resume) and tic-tac-toe (a board the model
-// plays on through its tool) — each behaving as it does in pi 1.6.
+// plays on through its tool) and doom-overlay (the WebAssembly game in an overlay, where a WAD is
+// installed) — each behaving as it does in pi 1.6.
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { readMessages } from "../support/mock-llm.ts";
 import { example } from "../support/pi-examples/copy.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
@@ -121,4 +123,55 @@ describe.skipIf(!hasTmux)("pi 1.6 example games and overlays in the TUI", () => 
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
+});
+
+/** An IWAD on this machine (doom-overlay downloads one otherwise; tests never touch the network). */
+const WAD = [process.env.DOOM_WAD, "/usr/share/games/doom/freedoom1.wad", "/usr/share/games/doom/doom1.wad"].find((p) => p && existsSync(p));
+
+describe.skipIf(!hasTmux)("pi 1.6's doom-overlay in the TUI", () => {
+	test("doom-overlay/: its WebAssembly engine loads from the example's folder; a WAD it cannot use is an error line, not a crash", async () => {
+		await using world = await mockWorld();
+		const bad = world.write("bad.wad", "IWAD\0\0\0\0\x0c\0\0\0");
+		await using term = new Terminal(world, ["-ne", "-e", example(world, "doom-overlay")]);
+		await term.ready();
+		term.submit(`/doom-overlay ${bad}`);
+		const failed = await term.waitUntil("the error", (p) => p.above.includes(" Error: Failed to load DOOM: "));
+		expect(failed.above).toContain(` Loading DOOM from ${bad}...`);
+		// The TUI goes on.
+		term.type("still here");
+		await term.waitForEditor("still here");
+		term.keys("C-u", "C-d");
+		await term.waitFor("EXIT=0");
+	}, TIMEOUT);
+
+	test.skipIf(!WAD)("doom-overlay/: the game runs in a centred overlay 75% wide, takes keys, Q pauses it away and /doom-overlay resumes", async () => {
+		await using world = await mockWorld();
+		await using term = new Terminal(world, ["-ne", "-e", example(world, "doom-overlay")], { env: { NO_COLOR: undefined, COLORTERM: "truecolor" } });
+		await term.ready();
+		term.submit(`/doom-overlay ${WAD}`);
+		const footer = "DOOM | Q=Pause | WASD=Move | Shift+WASD=Run | Space=Use | F=Fire | 1-7=Weapons";
+		await term.waitUntil("the game", (_p, screen) => screen.includes(footer), 30_000);
+		// 75% of 120 columns, centred: the half-block frame starts 15 columns in.
+		const rows = term.screen().split("\n").filter((l) => l.includes("▀"));
+		expect(rows.length).toBeGreaterThan(20);
+		expect(rows.every((l) => l.indexOf("▀") <= 15)).toBe(true);
+		expect(rows.some((l) => l.indexOf("▀") === 15)).toBe(true);
+		expect(term.colouredScreen()).toMatch(/\x1b\[38;2;\d+;\d+;\d+m.*▀/);
+		// Escape opens the game's menu: the frame changes.
+		const before = term.colouredScreen();
+		term.keys("Escape");
+		await term.waitUntil("a new frame", () => term.colouredScreen() !== before);
+		term.type("q");
+		await term.waitUntil("the overlay gone", (_p, screen) => !screen.includes(footer));
+		await term.ready();
+		term.submit(`/doom-overlay ${WAD}`);
+		await term.waitUntil("the resumed game", (_p, screen) => screen.includes(footer), 30_000);
+		term.type("q");
+		await term.waitUntil("the overlay gone again", (_p, screen) => !screen.includes(footer));
+		// The engine was kept: the second time it said so (under the overlay while it was up).
+		const after = await term.ready();
+		expect(after.above).toEndWith(" Resuming DOOM...");
+		term.keys("C-d");
+		await term.waitFor("EXIT=0");
+	}, 90_000);
 });

@@ -7,24 +7,12 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMessages } from "../support/mock-llm.ts";
+import { heldTurn } from "../support/held-turn.ts";
 import { example } from "../support/pi-examples/copy.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
 
 const TIMEOUT = 45_000;
-
-/** A turn that waits for the test to let it go (the agent stays "working" meanwhile). */
-function heldTurn(text: string): { turn: () => Promise<{ text: string }>; release: () => void } {
-	let release!: () => void;
-	const released = new Promise<void>((resolve) => (release = resolve));
-	return {
-		turn: async () => {
-			await released;
-			return { text };
-		},
-		release,
-	};
-}
 
 /** The tool result the model was sent in the request at `index`. */
 function toolResultText(world: { mock: { requests: readonly unknown[] } }, index: number): string {

@@ -89,14 +89,26 @@ describe.skipIf(!hasTmux)("pi 1.6 example extensions in the TUI", () => {
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 
-	test("timed-confirm.ts: the countdown runs in the dialog and y answers it", async () => {
+	test("timed-confirm.ts: the countdown runs in pi's Yes/No selector and Enter answers it; a signal closes it; Escape dismisses a select", async () => {
 		await using world = await mockWorld();
 		await using term = new Terminal(world, ["-ne", "-e", example(world, "timed-confirm.ts")]);
 		await term.ready();
 		term.submit("/timed");
-		await term.waitUntil("the countdown", (_p, screen) => /Timed Confirmation \([1-5]s\)/.test(screen) && screen.includes("This dialog will auto-cancel in 5 seconds. Confirm?"));
-		term.type("y");
+		await term.waitUntil("the countdown", (_p, screen) => /\n Timed Confirmation\n This dialog will auto-cancel in 5 seconds\. Confirm\? \([1-5]s\)\n/.test(screen));
+		expect(term.screen()).toContain("\n → Yes\n   No\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n");
+		term.keys("Enter");
 		await term.waitForAbove(" Confirmed by user!");
+		// An AbortSignal closes the dialog: no countdown in the title, the example's own timer aborts it.
+		term.submit("/timed-signal");
+		await term.waitUntil("the signal dialog", (_p, screen) => screen.includes("\n Timed Confirmation\n This dialog will auto-cancel in 5 seconds. Confirm?\n\n → Yes"));
+		await term.waitUntil("the abort", (p) => p.above.endsWith(" Warning: Dialog timed out (auto-cancelled)") && !term.screen().includes("→ Yes"));
+		// Escape dismisses a select: undefined.
+		term.submit("/timed-select");
+		await term.waitUntil("the select", (_p, screen) => /\n Pick an option \((?:10|[1-9])s\)\n\n → Option A\n {3}Option B\n {3}Option C\n/.test(screen));
+		term.keys("j");
+		await term.waitUntil("j moving down", (_p, screen) => screen.includes("\n   Option A\n → Option B\n"));
+		term.keys("Escape");
+		await term.waitForAbove(" Selection cancelled or timed out");
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

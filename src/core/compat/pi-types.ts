@@ -4,7 +4,6 @@ import type { BuildSystemPromptOptions } from "../agent/system-prompt.ts";
 import type { BashParams, EditParams, FindParams, GrepParams, LsParams, ReadParams, WriteParams } from "../tools/index.ts";
 import type {
 	BoundaryResult,
-	DialogOptions,
 	ExtensionContext,
 	ExtensionMode,
 	ExtensionUIContext,
@@ -12,7 +11,6 @@ import type {
 	MessageEndResult,
 	ProjectTrustEvent,
 	ProjectTrustResult,
-	WidgetPlacement,
 	BeforeAgentStartResult,
 	ContextResult,
 } from "../extensions/types.ts";
@@ -55,15 +53,6 @@ export interface ProjectTrustContext {
 }
 export type ProjectTrustHandler = (event: ProjectTrustEvent, ctx: ProjectTrustContext) => ProjectTrustEventResult | Promise<ProjectTrustEventResult>;
 
-export interface WorkingIndicatorOptions {
-	/** Frames shown in turn; an empty list hides the indicator. */
-	frames?: string[];
-	intervalMs?: number;
-}
-export type ExtensionUIDialogOptions = DialogOptions;
-export interface ExtensionWidgetOptions {
-	placement?: WidgetPlacement;
-}
 export type InputSource = InputEvent["source"];
 export type BeforeAgentStartEventResult = BeforeAgentStartResult;
 export type ContextEventResult = ContextResult;

@@ -19,19 +19,14 @@ import type { BashResult } from "../tools/bash.ts";
 import type { BashOperations } from "../tools/shell.ts";
 import type { AgentToolResult } from "../tools/types.ts";
 import type { RegisteredMcpServer } from "../mcp/registry.ts";
+import type { SessionEntry } from "../session/session-entries.ts";
 
 export type { BashOperations };
 
-// ---- Session-side shapes the events carry (owned by the session issue; kept structural here) ----
+// ---- Session-side shapes the events carry ----
 
-/** One line of a session file (reference §8). */
-export interface SessionEntry {
-	type: string;
-	id: string;
-	parentId: string | null;
-	timestamp: string;
-	[key: string]: unknown;
-}
+/** One entry of a session file (reference §8): the session's own union, so `entry.type === "message"` narrows `entry.message` as in pi. */
+export type { SessionEntry };
 
 export interface CompactionPreparation {
 	firstKeptEntryId: string;

@@ -77,8 +77,11 @@ export interface ExtensionHostOptions {
 	loaded: LoadExtensionsResult | undefined;
 	/** The entries to load again on reload. */
 	entries: ExtensionEntry[];
-	/** Finds the entries afresh on reload and session replacement (new files take effect). Default: `entries` again. */
-	discover?: () => ExtensionEntry[];
+	/**
+	 * Finds the entries afresh on reload (new files take effect; packages that failed to install are
+	 * tried again), reporting what it skips through `report`. Default: `entries` again.
+	 */
+	discover?: (report: (source: string, error: unknown) => void) => ExtensionEntry[] | Promise<ExtensionEntry[]>;
 	/** Extension flag values given on the command line; a reloaded runtime gets them again. */
 	flagValues?: ReadonlyMap<string, boolean | string>;
 	/** The session's tools without extensions (built-in and SDK tools), restored before extensions register theirs again. Default: the session's tools no extension registered. */
@@ -1027,7 +1030,7 @@ export class ExtensionHost {
 		old.runtime.invalidate();
 		if (this.options.discover) {
 			try {
-				this.entries = this.options.discover();
+				this.entries = await this.options.discover((source, error) => this.runner.report(source, "reload", error));
 			} catch (error) {
 				this.runner.report("<runtime>", "reload", error);
 			}

@@ -19,9 +19,25 @@ import type { ModelRoute, ModelRouteReason, ModelRouteRequest, VirtualModelDefin
 import type { NativeProvider } from "../providers/native-provider.ts";
 import type { McpServerConfig } from "../mcp/server-config.ts";
 import type { RegisteredMcpServer } from "../mcp/registry.ts";
+import type {
+	AutocompleteProviderFactory,
+	Component,
+	CustomUIOptions,
+	DisposableComponent,
+	EditorFactory,
+	ExtensionUIDialogOptions,
+	ExtensionWidgetOptions,
+	KeybindingsManager,
+	ReadonlyFooterDataProvider,
+	TerminalInputHandler,
+	Theme,
+	TUI,
+	WorkingIndicatorOptions,
+} from "./ui-types.ts";
 import type { CompactionResult, ExtensionEventName, ExtensionEventPayload, ExtensionEventResult, SessionEntry } from "./event-types.ts";
 
 export * from "./event-types.ts";
+export type * from "./ui-types.ts";
 
 // ---- Where an extension came from ----
 
@@ -44,38 +60,34 @@ export interface SourceInfo {
 /** pi 1.6's values: extensions test `ctx.mode === "tui"`. */
 export type ExtensionMode = "tui" | "print" | "json" | "rpc";
 
-export interface DialogOptions {
-	signal?: AbortSignal;
-	/** Milliseconds; on expiry the dialog resolves to its default (undefined / false). */
-	timeout?: number;
-}
+/** ctx.ui's dialog options (pi 1.6's ExtensionUIDialogOptions). */
+export type DialogOptions = ExtensionUIDialogOptions;
 
-export type WidgetPlacement = "aboveEditor" | "belowEditor";
-
-/** What `ctx.ui` offers; per-mode behaviour in SPEC §7. Methods a mode cannot honour are no-ops. */
+/** What `ctx.ui` offers, typed as pi 1.6 declares it; per-mode behaviour in SPEC §7. Methods a mode cannot honour are no-ops. */
 export interface ExtensionUIContext {
-	select(title: string, options: string[], opts?: DialogOptions): Promise<string | undefined>;
-	confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean>;
-	input(title: string, placeholder?: string, opts?: DialogOptions): Promise<string | undefined>;
-	editor(title: string, prefill?: string): Promise<string | undefined>;
+	select(title: string, options: string[], opts?: ExtensionUIDialogOptions): Promise<string | undefined>;
+	confirm(title: string, message: string, opts?: ExtensionUIDialogOptions): Promise<boolean>;
+	input(title: string, placeholder?: string, opts?: ExtensionUIDialogOptions): Promise<string | undefined>;
 	notify(message: string, type?: "info" | "warning" | "error"): void;
-	onTerminalInput(handler: (data: string) => boolean | void): () => void;
+	onTerminalInput(handler: TerminalInputHandler): () => void;
 	setStatus(key: string, text: string | undefined): void;
 	setWorkingMessage(message?: string): void;
 	setWorkingVisible(visible: boolean): void;
-	setWorkingIndicator(options?: { frames?: string[]; intervalMs?: number }): void;
+	setWorkingIndicator(options?: WorkingIndicatorOptions): void;
 	setHiddenThinkingLabel(label?: string): void;
-	setWidget(key: string, content: string[] | ((...args: unknown[]) => unknown) | undefined, options?: { placement?: WidgetPlacement }): void;
-	setFooter(factory: ((...args: unknown[]) => unknown) | undefined): void;
-	setHeader(factory: ((...args: unknown[]) => unknown) | undefined): void;
+	setWidget(key: string, content: string[] | undefined, options?: ExtensionWidgetOptions): void;
+	setWidget(key: string, content: ((tui: TUI, theme: Theme) => DisposableComponent) | undefined, options?: ExtensionWidgetOptions): void;
+	setFooter(factory: ((tui: TUI, theme: Theme, footerData: ReadonlyFooterDataProvider) => DisposableComponent) | undefined): void;
+	setHeader(factory: ((tui: TUI, theme: Theme) => DisposableComponent) | undefined): void;
 	setTitle(title: string): void;
-	custom<T>(factory: (...args: unknown[]) => unknown, options?: { overlay?: boolean; overlayOptions?: unknown; onHandle?: (handle: unknown) => void }): Promise<T | undefined>;
+	custom<T>(factory: (tui: TUI, theme: Theme, keybindings: KeybindingsManager, done: (result: T) => void) => DisposableComponent | Promise<DisposableComponent>, options?: CustomUIOptions): Promise<T>;
 	pasteToEditor(text: string): void;
 	setEditorText(text: string): void;
 	getEditorText(): string;
-	addAutocompleteProvider(factory: (current: unknown) => unknown): void;
-	setEditorComponent(factory: ((...args: unknown[]) => unknown) | undefined): void;
-	getEditorComponent(): unknown;
+	editor(title: string, prefill?: string): Promise<string | undefined>;
+	addAutocompleteProvider(factory: AutocompleteProviderFactory): void;
+	setEditorComponent(factory: EditorFactory | undefined): void;
+	getEditorComponent(): EditorFactory | undefined;
 	readonly theme: Theme;
 	/** Every theme by name, with the file it came from (undefined for built-in ones). */
 	getAllThemes(): { name: string; path: string | undefined }[];
@@ -83,16 +95,6 @@ export interface ExtensionUIContext {
 	setTheme(theme: string | Theme): { success: boolean; error?: string };
 	getToolsExpanded(): boolean;
 	setToolsExpanded(expanded: boolean): void;
-}
-
-/** Colour helpers for renderers; the line-based UI maps them onto picocolors. */
-export interface Theme {
-	name: string;
-	fg(color: string, text: string): string;
-	bg(color: string, text: string): string;
-	bold(text: string): string;
-	dim(text: string): string;
-	[key: string]: unknown;
 }
 
 // ---- Session access (the session issue owns the implementation) ----
@@ -211,11 +213,8 @@ export interface ToolRenderContext<TArgs = unknown> {
 	isError: boolean;
 }
 
-/** A UI component as the line-based UI renders it. */
-export interface Component {
-	render(width: number): string[];
-	invalidate?(): void;
-}
+/** What renderers return: a pi-tui component (render(width) → lines, invalidate, handleInput). */
+export type { Component } from "./ui-types.ts";
 
 /** A tool an extension registers: an AgentTool whose execute gets the tool context, plus renderers. */
 export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, TState = unknown>

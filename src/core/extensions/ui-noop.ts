@@ -2,12 +2,25 @@
 // at once, everything else does nothing (SPEC §7).
 import type { ExtensionUIContext, Theme } from "./types.ts";
 
+const same = (text: string) => text;
+
+/** A theme that colours nothing (no TUI, no terminal to colour). */
 export const plainTheme: Theme = {
 	name: "plain",
 	fg: (_color, text) => text,
 	bg: (_color, text) => text,
-	bold: (text) => text,
-	dim: (text) => text,
+	style: same,
+	bold: same,
+	dim: same,
+	italic: same,
+	underline: same,
+	inverse: same,
+	strikethrough: same,
+	getFgAnsi: () => "",
+	getBgAnsi: () => "",
+	getColorMode: () => "none",
+	getThinkingBorderColor: () => same,
+	getBashModeBorderColor: () => same,
 };
 
 /**
@@ -36,7 +49,8 @@ export function createNoopUI(): ExtensionUIContext {
 		setFooter() {},
 		setHeader() {},
 		setTitle() {},
-		custom: async () => undefined,
+		// pi types custom() as Promise<T>; with no one to show it to, it resolves to undefined.
+		custom: async () => undefined as never,
 		pasteToEditor() {},
 		setEditorText() {},
 		getEditorText: () => "",

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { registerGatedInputs } from "../resources/gated-inputs.ts";
 import { readJsonFile } from "../file-reader.ts";
-import { readSettingsFile, SettingsError, type SettingsFile } from "../resources/settings.ts";
-import { RESOURCE_KINDS, resolvePackageResources, type PackageFilter, type PackageResources } from "./manifest.ts";
+import { readRunSettings, readSettingsFile, SettingsError, type RunSettings, type SettingsFile } from "../resources/settings.ts";
+import { RESOURCE_KINDS, resolvePackageResources, type PackageFilter, type PackageResources, type ResourceKind } from "./manifest.ts";
 import { isRemoteSource, PackageSourceError, packageDir, parseSource, sourceIdentity, type PackageScope, type PackageSource } from "./source.ts";
 
 export interface ConfiguredPackage {
@@ -151,6 +151,29 @@ export function resolvePackage(pkg: ConfiguredPackage): ResolvedPackage {
 	return { ...pkg, ...state, resources, warnings };
 }
 
+/**
+ * What the run's installed packages contribute of one kind (absolute paths): `-e` packages first,
+ * then the project's (when trusted), then the user's. Never installs; a malformed list gives none
+ * (extension discovery reports it). For readers that run before the session (the TUI's themes).
+ */
+export function installedPackageFiles(kind: ResourceKind, cwd: string, projectTrusted: boolean, extensionPaths: readonly string[] = []): string[] {
+	const cli = packageSourcesIn(extensionPaths);
+	let settings: RunSettings;
+	try {
+		settings = readRunSettings(cwd, projectTrusted);
+	} catch {
+		return [];
+	}
+	if (cli.length === 0 && !Array.isArray(settings.user?.data.packages) && !Array.isArray(settings.project?.data.packages)) return [];
+	try {
+		const packages = selectPackages(settings, cli, cwd).packages.map(resolvePackage).filter((p) => p.installed);
+		const order: PackageScope[] = ["temporary", "project", "user"];
+		return order.flatMap((scope) => packages.filter((p) => p.scope === scope).flatMap((p) => p.resources[kind]));
+	} catch {
+		return [];
+	}
+}
+
 /** Configured but not usable as it is on disk: not installed, or its version no longer matches the spec. */
 export function needsInstall(pkg: ConfiguredPackage): boolean {
 	const state = installState(pkg);
@@ -203,7 +226,7 @@ export function entryIdentity(entry: unknown, baseDir: string): string | undefin
 // ---- Trust: what an untrusted project's packages would be (SPEC §4) ----
 
 registerGatedInputs(
-	{ kind: "package", noun: ["package", "packages"], counted: true, heading: "Project packages that would be installed and loaded", settingsKeys: ["packages"] },
+	{ kind: "package", noun: ["package", "packages"], counted: true, heading: "Project packages that would be installed and loaded", promptNoun: ["package", "packages"], settingsKeys: ["packages"] },
 	(context) => {
 		let settings: PackageSetting[] = [];
 		try {

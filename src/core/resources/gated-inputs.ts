@@ -25,6 +25,8 @@ export interface GatedKind {
 	counted: boolean;
 	/** The trust prompt's heading for this kind; kinds with the same heading are listed together. */
 	heading: string;
+	/** What the trust prompt counts under the heading, when counted: default `["file", "files"]`. */
+	promptNoun?: [one: string, many: string];
 	/** Keys of `.agent/settings.json` this kind covers, so they are not reported again as "project settings". */
 	settingsKeys?: string[];
 }
@@ -129,11 +131,11 @@ export function skipLines(items: GatedInput[]): string[] {
 }
 
 /** The trust prompt's sections: a heading per kind of input and the paths under it. */
-export function promptSections(items: GatedInput[]): { heading: string; counted: boolean; items: GatedInput[] }[] {
-	const sections = new Map<string, { heading: string; counted: boolean; items: GatedInput[] }>();
+export function promptSections(items: GatedInput[]): { heading: string; counted: boolean; noun: [string, string]; items: GatedInput[] }[] {
+	const sections = new Map<string, { heading: string; counted: boolean; noun: [string, string]; items: GatedInput[] }>();
 	for (const item of items) {
-		const { heading, counted } = kindOf(item.kind);
-		const section = sections.get(heading) ?? { heading, counted, items: [] };
+		const { heading, counted, promptNoun } = kindOf(item.kind);
+		const section = sections.get(heading) ?? { heading, counted, noun: promptNoun ?? ["file", "files"], items: [] };
 		section.items.push(item);
 		sections.set(heading, section);
 	}

@@ -105,16 +105,54 @@ interface RawLine {
 
 /**
  * Parse a session file's text. `file` only names the file in warnings. Lines are cut out one at a
- * time (no array of every line) and only their offsets are kept, so a long session's peak memory is
- * the text and its objects, not a second copy of the text.
+ * time (no array of every line) and only their offsets are kept. A current (v3) file, whose header
+ * comes first, is taken in one pass: each entry is checked and kept as its line is parsed, with no
+ * object per line beside the entry. Older files are read whole first, then migrated.
  */
 export function parseSessionText(text: string, file: string): ParsedSessionFile {
 	const warnings: SessionLoadWarning[] = [];
 	const warn = (line: number, message: string) => warnings.push({ file, line, message: `${file}:${line}: ${message}` });
 	const endsMidLine = text.length > 0 && !text.endsWith("\n");
 	let header: SessionHeader | undefined;
-	const raw: RawLine[] = [];
+	/** Lines kept for migration; null once the first line showed a current header (one pass). */
+	let raw: RawLine[] | null = [];
+	let sawLine = false;
 	let headerIndex = -1;
+
+	const entries: SessionEntry[] = [];
+	const byId = new Map<string, SessionEntry>();
+	// Where each kept entry's line is (parallel to `entries`): only a repeated id needs them.
+	const starts: number[] = [];
+	const ends: number[] = [];
+	const lineNos: number[] = [];
+	const skippedParents = new Map<string, string | null>();
+	const accept = (e: Record<string, unknown>, start: number, end: number, line: number) => {
+		if (typeof e.id !== "string" || e.id === "") {
+			warn(line, `skipped a "${String(e.type)}" entry without an id`);
+			return;
+		}
+		const first = byId.get(e.id);
+		if (first) {
+			// An identical line is a retried write; a different one is damage worth mentioning.
+			const i = entries.indexOf(first);
+			if (text.slice(starts[i]!, ends[i]!) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${e.id} repeats line ${lineNos[i]!}`);
+			return;
+		}
+		if (typeof e.parentId !== "string") e.parentId = null;
+		// Children of a skipped entry hang from its parent instead, so the rest of the branch resumes.
+		while (typeof e.parentId === "string" && skippedParents.has(e.parentId)) e.parentId = skippedParents.get(e.parentId)!;
+		const problem = entryShapeProblem(e);
+		if (problem) {
+			warn(line, `skipped a "${String(e.type)}" entry of an unexpected shape: ${problem}`);
+			skippedParents.set(e.id, e.parentId as string | null);
+			return;
+		}
+		byId.set(e.id, e as unknown as SessionEntry);
+		entries.push(e as unknown as SessionEntry);
+		starts.push(start);
+		ends.push(end);
+		lineNos.push(line);
+	};
 
 	for (let start = 0, lineNo = 1; start < text.length; lineNo++) {
 		const nl = text.indexOf("\n", start);
@@ -137,51 +175,30 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 			continue;
 		}
 		const obj = value as Record<string, unknown>;
+		const firstLine = !sawLine;
+		sawLine = true;
 		if (obj.type === "session") {
 			if (typeof obj.id !== "string") {
 				warn(lineNo, "skipped a session header without an id");
 			} else if (!header) {
 				header = obj as unknown as SessionHeader;
-				headerIndex = raw.length;
+				if (firstLine && (header.version ?? 1) >= 3) raw = null;
+				else headerIndex = raw?.length ?? -1;
 			} else if (obj.id !== header.id) {
 				warn(lineNo, "skipped a second session header");
 			}
 			// The same header again comes from a retried first write: nothing to say.
 			continue;
 		}
-		raw.push({ value: obj, start: lineStart, end, line: lineNo });
+		if (raw) raw.push({ value: obj, start: lineStart, end, line: lineNo });
+		else accept(obj, lineStart, end, lineNo);
 	}
 
-	const version = header?.version ?? 1;
-	if (version < 2) migrateV1(raw, header, headerIndex);
-	if (version < 3) migrateV2(raw);
-
-	const entries: SessionEntry[] = [];
-	const byId = new Map<string, SessionEntry>();
-	const skippedParents = new Map<string, string | null>();
-	for (const r of raw) {
-		const e = r.value;
-		if (typeof e.id !== "string" || e.id === "") {
-			warn(r.line, `skipped a "${String(e.type)}" entry without an id`);
-			continue;
-		}
-		if (byId.has(e.id)) {
-			// An identical line is a retried write; a different one is damage worth mentioning.
-			const first = raw.find((o) => (o.value as unknown) === byId.get(e.id as string))!;
-			if (text.slice(first.start, first.end) !== text.slice(r.start, r.end)) warn(r.line, `skipped an entry whose id ${e.id} repeats line ${first.line}`);
-			continue;
-		}
-		if (typeof e.parentId !== "string") e.parentId = null;
-		// Children of a skipped entry hang from its parent instead, so the rest of the branch resumes.
-		while (typeof e.parentId === "string" && skippedParents.has(e.parentId)) e.parentId = skippedParents.get(e.parentId)!;
-		const problem = entryShapeProblem(e);
-		if (problem) {
-			warn(r.line, `skipped a "${String(e.type)}" entry of an unexpected shape: ${problem}`);
-			skippedParents.set(e.id, e.parentId as string | null);
-			continue;
-		}
-		byId.set(e.id, e as unknown as SessionEntry);
-		entries.push(e as unknown as SessionEntry);
+	if (raw) {
+		const version = header?.version ?? 1;
+		if (version < 2) migrateV1(raw, header, headerIndex);
+		if (version < 3) migrateV2(raw);
+		for (const r of raw) accept(r.value, r.start, r.end, r.line);
 	}
 	return { header, entries, byId, warnings, endsMidLine };
 }

@@ -110,8 +110,9 @@ export class SessionManager {
 		this.headerWritten = state.onDisk;
 		this.entriesWritten = state.onDisk ? state.entries.length : 0;
 		this.startFreshLine = state.startFreshLine;
-		this.byId = state.byId ?? new Map();
-		for (const entry of this.entries) this.index(entry);
+		// The parser's map already holds every entry by id; only the rest of the index is built here.
+		this.byId = state.byId ?? new Map(this.entries.map((e) => [e.id, e]));
+		for (const entry of this.entries) this.indexKinds(entry);
 		this.leafId = this.entries.at(-1)?.id ?? null;
 	}
 
@@ -350,6 +351,11 @@ export class SessionManager {
 
 	private index(entry: SessionEntry): void {
 		this.byId.set(entry.id, entry);
+		this.indexKinds(entry);
+	}
+
+	/** What the manager keeps by kind: whether an answer exists, and labels. */
+	private indexKinds(entry: SessionEntry): void {
 		if (entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
 		if (entry.type === "label") {
 			if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });

@@ -4,11 +4,15 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APP_NAME } from "../../config.ts";
+import { trackOutputFile } from "./output-files.ts";
 import { type TruncationOptions, type TruncationResult, formatSize, truncateHead } from "./truncate.ts";
 
 /** A fresh path in the OS temp dir (read at call time, so TMPDIR set later is honoured). */
 export function newFullOutputPath(tool: string): string {
-	return join(tmpdir(), `${APP_NAME}-${tool}-${randomHex(6)}.log`);
+	const path = join(tmpdir(), `${APP_NAME}-${tool}-${randomHex(6)}.log`);
+	// Removed when the process ends unless a saved session entry refers to it.
+	trackOutputFile(path);
+	return path;
 }
 
 // Web Crypto's global, not node:crypto: importing that costs ~7 ms at start-up in the binary (measured).

@@ -49,11 +49,14 @@ async function pump(stream: ReadableStream<Uint8Array>, onData: (data: Buffer) =
 }
 
 export function createLocalBashOperations(options: { shellPath?: string } = {}): BashOperations {
+	// Looked up on the first command, not on every one.
+	let shell: string | undefined;
 	return {
 		async exec(command, cwd, { onData, signal, timeout, env }) {
 			if (signal?.aborted) throw new Error("aborted");
 			if (!existsSync(cwd)) throw new Error(`Working directory does not exist: ${cwd}`);
-			const proc = Bun.spawn([options.shellPath ?? findShell(), "-c", command], {
+			shell ??= options.shellPath ?? findShell();
+			const proc = Bun.spawn([shell, "-c", command], {
 				cwd,
 				env: env ?? process.env,
 				stdin: "ignore",

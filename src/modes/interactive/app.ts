@@ -55,6 +55,8 @@ export interface AppOptions {
 	terminal?: Terminal;
 	/** Whether the project folder is trusted (its `.agent/themes` load only then). */
 	projectTrusted?: boolean;
+	/** Theme files of the run's installed packages (read on first need). */
+	packageThemes?: () => string[];
 }
 
 export class InteractiveApp implements ViewContext, DialogHost {
@@ -140,7 +142,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		Layout.fill(this.layout.sections, this.sections);
 		Layout.fill(this.layout.footer, this.footer);
 		this.ui = new UiBridge(this);
-		this.themes = new ThemeRegistry({ cwd: this.cwd, projectTrusted: options.projectTrusted ?? false });
+		this.themes = new ThemeRegistry({ cwd: this.cwd, projectTrusted: options.projectTrusted ?? false, ...(options.packageThemes ? { packageThemes: options.packageThemes } : {}) });
 		// A new theme recolours everything on the screen, not just what is drawn next.
 		onThemeChange(() => {
 			this.tui.invalidate();
@@ -163,6 +165,10 @@ export class InteractiveApp implements ViewContext, DialogHost {
 
 	open(component: Component): () => void {
 		return this.layout.editorSlot.open(component);
+	}
+
+	toggleToolsExpanded(): void {
+		this.setExpanded(!this.expanded);
 	}
 
 	externalEditor(text: string): Promise<string | undefined> {

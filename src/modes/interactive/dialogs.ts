@@ -20,9 +20,14 @@ export interface DialogHost {
 	open(component: Component): () => void;
 	/** Edit text in $VISUAL / $EDITOR; undefined when there is none or it failed. */
 	externalEditor(text: string): Promise<string | undefined>;
+	/** ctrl+o inside a selector: tool output expanded or collapsed, as pi. */
+	toggleToolsExpanded?(): void;
 }
 
-/** A bordered panel: title (with the countdown), body, key hints. */
+/**
+ * pi 1.6's dialog frame: a rule, the title (with the countdown), an optional message, the body,
+ * the key hints, a rule — each part a blank line apart.
+ */
 class DialogView extends Container {
 	private readonly title: Text;
 	onKey?: (data: string) => void;
@@ -32,22 +37,31 @@ class DialogView extends Container {
 		private readonly baseTitle: string,
 		body: Component[],
 		hints: string,
+		private readonly titleStyle: (text: string) => string = (text) => currentTheme().fg("accent", text),
+		message?: string,
 	) {
 		super();
 		const theme = currentTheme();
-		this.title = new Text(theme.bold(theme.fg("accent", baseTitle)), 1, 0);
-		this.addChild(new DynamicBorder((t) => theme.fg("borderAccent", t)));
+		this.title = new Text(titleStyle(baseTitle), 1, 0);
+		this.addChild(new DynamicBorder());
+		this.addChild(new Spacer(1));
 		this.addChild(this.title);
+		if (message) this.addChild(new Spacer(1), new Text(theme.fg("text", message), 1, 0));
+		this.addChild(new Spacer(1));
 		for (const part of body) this.addChild(part);
 		this.addChild(new Spacer(1));
 		this.addChild(new Text(hints, 1, 0));
-		this.addChild(new DynamicBorder((t) => theme.fg("borderAccent", t)));
+		this.addChild(new Spacer(1));
+		this.addChild(new DynamicBorder());
+	}
+
+	override addChild(...components: Component[]): void {
+		for (const c of components) super.addChild(c);
 	}
 
 	/** The title with seconds left, e.g. `Pick fast (2s)`. */
 	setCountdown(seconds: number | undefined): void {
-		const theme = currentTheme();
-		this.title.setText(theme.bold(theme.fg("accent", seconds === undefined ? this.baseTitle : `${this.baseTitle} (${seconds}s)`)));
+		this.title.setText(this.titleStyle(seconds === undefined ? this.baseTitle : `${this.baseTitle} (${seconds}s)`));
 	}
 
 	// Inputs inside show the cursor only when the dialog has the keys.
@@ -62,6 +76,45 @@ class DialogView extends Container {
 
 	handleInput(data: string): void {
 		this.onKey?.(data);
+	}
+}
+
+/** The accent, bold title of pi's selectors. */
+const boldTitle = (text: string) => {
+	const theme = currentTheme();
+	return theme.fg("accent", theme.bold(text));
+};
+
+/**
+ * pi's option list: `→ ` before the chosen one, ten at a time around it, `(3/14)` when some are
+ * out of view; ↑↓ or j/k move.
+ */
+class OptionList implements Component {
+	private selected = 0;
+	constructor(private readonly options: readonly string[]) {}
+
+	invalidate(): void {}
+
+	get current(): string | undefined {
+		return this.options[this.selected];
+	}
+
+	move(by: number): void {
+		this.selected = Math.max(0, Math.min(this.options.length - 1, this.selected + by));
+	}
+
+	render(width: number): string[] {
+		const theme = currentTheme();
+		const max = 10;
+		const start = Math.max(0, Math.min(this.selected - Math.floor(max / 2), this.options.length - max));
+		const end = Math.min(start + max, this.options.length);
+		const lines: string[] = [];
+		for (let i = start; i < end; i++) {
+			const text = i === this.selected ? theme.fg("accent", "→ ") + theme.fg("accent", this.options[i]!) : `  ${theme.fg("text", this.options[i]!)}`;
+			lines.push(...new Text(text, 1, 0).render(width));
+		}
+		if (start > 0 || end < this.options.length) lines.push(...new Text(theme.fg("muted", `  (${this.selected + 1}/${this.options.length})`), 0, 0).render(width));
+		return lines;
 	}
 }
 
@@ -113,7 +166,7 @@ function runDialog<T>(host: DialogHost, view: DialogView, fallback: T, opts: Dia
 	);
 }
 
-const NAV_HINTS = () => `${rawKeyHint("↑↓", "move")}  ${keyHint("tui.select.confirm", "choose")}  ${keyHint("tui.select.cancel", "cancel")}`;
+const NAV_HINTS = () => `${rawKeyHint("↑↓", "navigate")}  ${keyHint("tui.select.confirm", "select")}  ${keyHint("tui.select.cancel", "cancel")}`;
 
 export interface PickItem<T> {
 	value: T;
@@ -129,10 +182,7 @@ export function pickDialog<T>(host: DialogHost, title: string, items: PickItem<T
 	const initial = items.findIndex((item) => item.value === options.initial);
 	if (initial >= 0) list.setSelectedIndex(initial);
 	const filter = new Text("", 1, 0);
-	const body: Component[] = [];
-	if (options.message) body.push(new Spacer(1), new Text(options.message, 1, 0));
-	body.push(new Spacer(1), list, filter);
-	const view = new DialogView(title, body, NAV_HINTS());
+	const view = new DialogView(title, [list, filter], NAV_HINTS(), boldTitle, options.message);
 	return runDialog<T | undefined>(host, view, undefined, options, (finish) => {
 		let typed = "";
 		list.onSelect = (item) => finish(items[Number(item.value)]?.value);
@@ -150,46 +200,38 @@ export function pickDialog<T>(host: DialogHost, title: string, items: PickItem<T
 	});
 }
 
-/** ctx.ui.select: one of `options`, or undefined. */
+/** ctx.ui.select, as pi draws it: one of `options` (Enter), or undefined (Escape, timeout, signal). */
 export function selectDialog(host: DialogHost, title: string, options: string[], opts?: DialogOptions): Promise<string | undefined> {
-	return pickDialog(
-		host,
-		title,
-		options.map((o) => ({ value: o, label: o })),
-		opts,
-	);
-}
-
-/** ctx.ui.confirm: Yes or No (y / n answer directly); false when dismissed. */
-export function confirmDialog(host: DialogHost, title: string, message: string, opts?: DialogOptions): Promise<boolean> {
-	const list = new SelectList(
-		[
-			{ value: "yes", label: "Yes" },
-			{ value: "no", label: "No" },
-		],
-		2,
-		getSelectListTheme(),
-	);
-	const body: Component[] = [];
-	if (message) body.push(new Spacer(1), new Text(message, 1, 0));
-	body.push(new Spacer(1), list);
-	const view = new DialogView(title, body, `${rawKeyHint("y/n", "answer")}  ${NAV_HINTS()}`);
-	return runDialog(host, view, false, opts, (finish) => {
-		list.onSelect = (item) => finish(item.value === "yes");
-		list.onCancel = () => finish(false);
+	const list = new OptionList(options);
+	const view = new DialogView(title, [list], NAV_HINTS(), boldTitle);
+	return runDialog<string | undefined>(host, view, undefined, opts, (finish) => {
 		view.onKey = (data) => {
-			if (data === "y" || data === "Y") finish(true);
-			else if (data === "n" || data === "N") finish(false);
-			else list.handleInput(data);
+			const kb = getKeybindings();
+			if (kb.matches(data, "tui.select.up") || data === "k") list.move(-1);
+			else if (kb.matches(data, "tui.select.down") || data === "j") list.move(1);
+			else if (kb.matches(data, "tui.select.confirm") || data === "\n") {
+				if (list.current !== undefined) finish(list.current);
+				return;
+			} else if (kb.matches(data, "tui.select.cancel")) return finish(undefined);
+			else if (kb.matches(data, "app.tools.expand" as never)) host.toggleToolsExpanded?.();
+			else return;
+			host.tui.requestRender();
 		};
 	});
 }
 
+/** ctx.ui.confirm: pi's Yes/No selector with the message under the title; false when dismissed. */
+export async function confirmDialog(host: DialogHost, title: string, message: string, opts?: DialogOptions): Promise<boolean> {
+	return (await selectDialog(host, message ? `${title}\n${message}` : title, ["Yes", "No"], opts)) === "Yes";
+}
+
 /** ctx.ui.input: a line of text, or undefined when dismissed. */
 export function inputDialog(host: DialogHost, title: string, placeholder?: string, opts?: DialogOptions & { initialValue?: string }): Promise<string | undefined> {
-	const input = new Input(placeholder ? { placeholder, placeholderStyle: (t) => currentTheme().fg("dim", t) } : undefined);
+	// pi's TUI shows no placeholder (RPC clients get it); the title says what to type.
+	void placeholder;
+	const input = new Input();
 	if (opts?.initialValue) input.setValue(opts.initialValue);
-	const view = new DialogView(title, [new Spacer(1), input], `${keyHint("tui.input.submit", "done")}  ${keyHint("tui.select.cancel", "cancel")}`);
+	const view = new DialogView(title, [input], `${keyHint("tui.select.confirm", "submit")}  ${keyHint("tui.select.cancel", "cancel")}`);
 	view.focusTarget = input;
 	return runDialog<string | undefined>(host, view, undefined, opts, (finish) => {
 		input.onSubmit = (value) => finish(value);
@@ -205,8 +247,8 @@ export function inputDialog(host: DialogHost, title: string, placeholder?: strin
 export function editorDialog(host: DialogHost, title: string, prefill = "", opts?: DialogOptions): Promise<string | undefined> {
 	const editor = new Editor(host.tui, getEditorTheme());
 	editor.setText(prefill);
-	const hints = `${keyHint("tui.input.submit", "done")}  ${keyHint("tui.input.newLine", "new line")}  ${keyHint("app.editor.external", "$EDITOR")}  ${keyHint("tui.select.cancel", "cancel")}`;
-	const view = new DialogView(title, [new Spacer(1), editor], hints);
+	const hints = `${keyHint("tui.select.confirm", "submit")}  ${keyHint("tui.input.newLine", "newline")}  ${keyHint("tui.select.cancel", "cancel")}  ${keyHint("app.editor.external", "external editor")}`;
+	const view = new DialogView(title, [editor], hints);
 	view.focusTarget = editor;
 	return runDialog<string | undefined>(host, view, undefined, opts, (finish) => {
 		editor.onSubmit = (text) => finish(text);

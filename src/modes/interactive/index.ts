@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
 import { noModelMessage } from "../../core/providers/model-resolver.ts";
 import type { ExtensionErrorReport } from "../../core/extensions/runner.ts";
+import { installedPackageFiles } from "../../core/packages/configured.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { projectSettingsPath, readSettingsFile, userSettingsPath } from "../../core/resources/settings.ts";
 import { mark } from "../../core/timing.ts";
@@ -16,7 +17,7 @@ import type { StartupIssue } from "./startup-list.ts";
 import { applyUserKeybindings } from "./keybindings.ts";
 import { guardTerminal } from "./terminal-guard.ts";
 import { loadMarkdown } from "./transcript/markdown.ts";
-import { readThemeSetting, ThemeRegistry } from "./theme/themes.ts";
+import { readThemeSetting, ThemeRegistry, type ThemeSources } from "./theme/themes.ts";
 import { createUiContext } from "./ui-bridge.ts";
 
 export interface InteractiveModeOptions {
@@ -61,10 +62,10 @@ function captureConsole(app: InteractiveApp): () => void {
 }
 
 /** The `theme` setting applied before the first frame; problems with theme files come back as warnings. */
-function applyThemeSetting(app: InteractiveApp, cwd: string, projectTrusted: boolean): string[] {
-	const name = readThemeSetting(cwd, projectTrusted, readSettingsFile);
+function applyThemeSetting(app: InteractiveApp, sources: ThemeSources): string[] {
+	const name = readThemeSetting(sources.cwd, sources.projectTrusted, readSettingsFile);
 	// Theme folders are read only when there are any (or a setting names a theme that is not built in).
-	if (!ThemeRegistry.hasFiles({ cwd, projectTrusted }) && (!name || name === "dark")) return [];
+	if (!ThemeRegistry.hasFiles(sources) && (!name || name === "dark")) return [];
 	const failed = app.themes.applySetting(name);
 	return failed ? [...app.themes.issues.filter((i) => !failed.startsWith(i)), failed] : [...app.themes.issues];
 }
@@ -72,15 +73,19 @@ function applyThemeSetting(app: InteractiveApp, cwd: string, projectTrusted: boo
 export async function runInteractiveMode(options: InteractiveModeOptions): Promise<number> {
 	const cwd = resolve(options.session.cwd ?? process.cwd());
 	const extensions = options.session.extensions?.loaded?.extensions ?? [];
+	const projectTrusted = options.session.extensions?.projectTrusted ?? false;
+	let packageThemes: string[] | undefined;
+	const themeSources: ThemeSources = { cwd, projectTrusted, packageThemes: () => (packageThemes ??= installedPackageFiles("themes", cwd, projectTrusted, options.session.packageSources)) };
 	const app = new InteractiveApp({
 		cwd,
 		expanded: options.verbose ?? false,
 		startupIssues: options.issues ?? [],
 		extensions,
 		quiet: !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false),
-		projectTrusted: options.session.extensions?.projectTrusted ?? false,
+		projectTrusted,
+		packageThemes: themeSources.packageThemes,
 	});
-	const themeWarnings = [...applyThemeSetting(app, cwd, options.session.extensions?.projectTrusted ?? false), ...applyUserKeybindings(app.keybindings)];
+	const themeWarnings = [...applyThemeSetting(app, themeSources), ...applyUserKeybindings(app.keybindings)];
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);
@@ -117,6 +122,12 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 		});
 		session.session.setWriteErrorHandler((error) => app.warn(error.message));
 		session.subscribe((event) => app.conversation.handle(event));
+		// However the session was replaced (/new, /resume, /fork, an extension's ctx.newSession), the
+		// screen shows the new one, and the old extensions' statuses and widgets go before the new ones start.
+		session.onReplaced(() => {
+			app.resetExtensionUi();
+			app.showSession();
+		});
 		app.refreshFooter();
 
 		const [first, ...rest] = options.prompts ?? [];

@@ -158,10 +158,9 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 		name: "new",
 		description: "Start a new session",
 		run: async (repl) => {
-			repl.resetExtensionUi();
 			const { cancelled } = await hostOf(repl).session.newSession();
-			if (cancelled) repl.info("New session cancelled by an extension.");
-			else repl.showSession("New session started.");
+			// Cancelled by an extension: it says why, as in pi.
+			if (!cancelled) repl.showSession("New session started.");
 		},
 	},
 	{
@@ -177,7 +176,6 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 			}
 			const picked = await pickSession(repl, sessions);
 			if (!picked) return;
-			repl.resetExtensionUi();
 			const { cancelled } = await host.session.switchSession(picked.path);
 			if (cancelled) repl.info("Resume cancelled by an extension.");
 			else {
@@ -202,7 +200,6 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 				messages.map((m) => ({ value: m.entryId, label: preview(m.text) })).reverse(),
 			);
 			if (!entryId) return;
-			repl.resetExtensionUi();
 			const result = await host.session.fork(entryId, "before");
 			if (result.cancelled) {
 				repl.info("Fork cancelled by an extension.");

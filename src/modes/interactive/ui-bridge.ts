@@ -187,11 +187,11 @@ export function createUiContext(app: InteractiveApp, bridge: UiBridge): Extensio
 		},
 		setEditorComponent: (factory: unknown) => app.editor.setFactory(factory as EditorFactory | undefined),
 		getEditorComponent: () => app.editor.getFactory(),
-		get theme() {
-			return currentTheme() as unknown as ThemeShape;
+		get theme(): ThemeShape {
+			return currentTheme();
 		},
 		getAllThemes: () => app.themes.getAllThemes(),
-		getTheme: (name: string) => app.themes.getTheme(name) as unknown as ThemeShape | undefined,
+		getTheme: (name: string): ThemeShape | undefined => app.themes.getTheme(name),
 		setTheme: (theme: string | ThemeShape) => {
 			const result = app.themes.setTheme(theme as string | Theme);
 			// A theme chosen by name is remembered, as pi does; a Theme object is for this run.

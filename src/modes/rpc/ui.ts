@@ -133,7 +133,7 @@ export class RpcUI {
 			getEditorText: () => "",
 			custom: async () => {
 				ui.unavailable("custom", "resolved to undefined");
-				return undefined;
+				return undefined as never;
 			},
 			onTerminalInput: () => {
 				ui.unavailable("onTerminalInput", "never calls the handler");

@@ -27,7 +27,7 @@ import {
 	type BenchResult,
 	type Subject,
 } from "../../../scripts/bench/lib.ts";
-import { fold, parseTiming, unattributedIn } from "../../../scripts/bench/timing-rows.ts";
+import { fold, inNoRow, parseTiming, unattributedIn } from "../../../scripts/bench/timing-rows.ts";
 
 describe("arithmetic", () => {
 	test("median of odd and even counts leaves its input alone; summary has the extremes", () => {
@@ -213,5 +213,10 @@ describe("AGENT_TIMING tables", () => {
 		expect(f.get("turns")).toEqual({ indent: 1, ms: 8, count: 2, parts: { "request build": 1.5, "response head": 2, stream: 1, tools: 3, hooks: 0.5 } });
 		expect(f.get("before main (runtime start, entry module)")!.ms).toBe(3);
 		expect(f.get("in no row (total − rows)")!.ms).toBeCloseTo(0.2);
+	});
+
+	test("a run's time in no row: outside the top-level rows, and in `run` outside its turns", () => {
+		// total 12 − rows 11.8 = 0.2; run 8.5 − turns 8 = 0.5
+		expect(inNoRow(parseTiming(stderr))).toBeCloseTo(0.7);
 	});
 });

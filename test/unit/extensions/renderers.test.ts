@@ -7,6 +7,7 @@ import { loadExtensions } from "../../../src/core/extensions/loader.ts";
 import { ModelRegistry } from "../../../src/core/providers/registry.ts";
 import { createAgentSession } from "../../../src/core/sdk.ts";
 import { TempWorld } from "../../support/agent.ts";
+import { plainTheme } from "../../../src/core/extensions/ui-noop.ts";
 
 async function hostWith(world: TempWorld, files: Record<string, string>) {
 	const paths = Object.entries(files).map(([name, body]) => world.write(`project/${name}`, body));
@@ -33,7 +34,7 @@ async function hostWith(world: TempWorld, files: Record<string, string>) {
 	return host;
 }
 
-const theme = { name: "t", fg: (_c: string, t: string) => t, bg: (_c: string, t: string) => t, bold: (t: string) => t, dim: (t: string) => t };
+const theme = plainTheme;
 
 describe("host.renderers", () => {
 	test("entry and message renderers by custom type: the first extension in load order wins", async () => {
@@ -79,7 +80,7 @@ describe("host.renderers", () => {
 			"a.ts": `export default (pi) => { pi.registerToolRenderer((name, next) => name === "read" ? { renderCall: () => ({ render: () => ["a-read"] }) } : next()); };`,
 			"b.ts": `export default (pi) => { pi.registerToolRenderer((name, next) => name === "bash" ? { ...next(), renderShell: "self" } : undefined); };`,
 		});
-		const own = { renderResult: () => ({ render: () => ["own"] }) };
+		const own = { renderResult: () => ({ render: () => ["own"], invalidate() {} }) };
 		expect(host.renderers.toolRenderers("read", () => own)?.renderCall?.({}, theme as never, {} as never)?.render(80)).toEqual(["a-read"]);
 		const bash = host.renderers.toolRenderers("bash", () => own);
 		expect(bash?.renderShell).toBe("self");

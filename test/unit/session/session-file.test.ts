@@ -188,6 +188,30 @@ describe("damaged files", () => {
 		expect(SessionManager.open(file).getEntries()).toHaveLength(3);
 	});
 
+	test("a repeated id: an identical line (a retried write) is dropped quietly, a different one with a warning naming the first", () => {
+		using tmp = tempDir();
+		const { sm, file } = writtenSession(tmp.path);
+		const [header, first, second] = readFileSync(file, "utf8").split("\n");
+		const changed = second!.replace('"answer"', '"another answer"');
+		writeFileSync(file, `${header}\n${first}\n${first}\n${second}\n${changed}\n`);
+
+		const reopened = SessionManager.open(file);
+		expect(reopened.getWarnings()).toEqual([{ file, line: 5, message: `${file}:5: skipped an entry whose id ${sm.getLeafId()} repeats line 4` }]);
+		expect(reopened.getEntries().map((e) => e.id)).toEqual(sm.getEntries().map((e) => e.id));
+		expect(reopened.buildSessionContext().messages).toEqual(sm.buildSessionContext().messages);
+	});
+
+	test("a header after the first entries (a hand-edited file) still opens, in file order", () => {
+		using tmp = tempDir();
+		const { sm, file } = writtenSession(tmp.path);
+		const [header, first, second] = readFileSync(file, "utf8").split("\n");
+		writeFileSync(file, `${first}\n${header}\n${second}\n`);
+		const reopened = SessionManager.open(file);
+		expect(reopened.getWarnings()).toEqual([]);
+		expect(reopened.getHeader().id).toBe(sm.getHeader().id);
+		expect(reopened.getBranch().map((e) => e.id)).toEqual(sm.getEntries().map((e) => e.id));
+	});
+
 	test("an empty file becomes a new session written there; entries without a header are refused", () => {
 		using tmp = tempDir();
 		const empty = join(tmp.path, "empty.jsonl");

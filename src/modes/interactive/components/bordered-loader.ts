@@ -7,7 +7,7 @@ import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
 import { Container } from "@earendil-works/pi-tui/dist/tui.js";
 import type { TUI } from "@earendil-works/pi-tui";
 import { keyHint } from "../keybindings.ts";
-import type { Theme } from "../theme/theme.ts";
+import type { Theme } from "../../../core/extensions/ui-types.ts";
 import { DynamicBorder } from "./dynamic-border.ts";
 
 export class BorderedLoader extends Container {

@@ -5,6 +5,7 @@ import { backgroundAnsi, foregroundAnsi, parseColor } from "@earendil-works/pi-t
 import { getTerminalColorMode } from "@earendil-works/pi-tui/dist/terminal-image.js";
 import type { TerminalColorMode } from "@earendil-works/pi-tui";
 import type { ThinkingLevel } from "../../../core/providers/types.ts";
+import type { Theme as ThemeContract, ThemeStyle } from "../../../core/extensions/ui-types.ts";
 
 /** Foreground tokens of pi's theme format. */
 export const FOREGROUND_TOKENS = [
@@ -81,19 +82,9 @@ export interface ThemeOptions {
 	appearance?: "dark" | "light";
 }
 
-/** What `theme.style()` applies: a token (or colour) for each slot, and text attributes. */
-export interface ThemeStyle {
-	fg?: string;
-	bg?: string;
-	bold?: boolean;
-	dim?: boolean;
-	italic?: boolean;
-	underline?: boolean;
-	inverse?: boolean;
-	strikethrough?: boolean;
-}
 
-export class Theme {
+/** pi 1.6's Theme; extensions see it through core's Theme interface (src/core/extensions/ui-types.ts). */
+export class Theme implements ThemeContract {
 	readonly name: string;
 	readonly sourcePath: string | undefined;
 	readonly appearance: "dark" | "light";

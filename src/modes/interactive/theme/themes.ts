@@ -112,6 +112,8 @@ export interface ThemeSources {
 	cwd: string;
 	/** Project themes load only from a trusted folder (SPEC §4). */
 	projectTrusted: boolean;
+	/** Theme files of installed packages, after your own folders' (a name defined there wins). Default none. */
+	packageThemes?: () => string[];
 }
 
 /** The themes of a run and the one in use. Files are read on first need (`getAllThemes`, a setting). */
@@ -128,7 +130,7 @@ export class ThemeRegistry {
 		for (const json of [DARK_THEME_JSON, LIGHT_THEME_JSON]) entries.set(json.name, { name: json.name, path: undefined, json });
 		const dirs = [join(getAgentDir(), "themes")];
 		if (this.sources.projectTrusted) dirs.push(join(getProjectConfigDir(this.sources.cwd), "themes"));
-		for (const path of dirs.flatMap(jsonFiles)) {
+		for (const path of [...dirs.flatMap(jsonFiles), ...(this.sources.packageThemes?.() ?? [])]) {
 			try {
 				const json = readThemeFile(path);
 				const earlier = entries.get(json.name);
@@ -144,7 +146,11 @@ export class ThemeRegistry {
 
 	/** Whether any theme file could be present (so start-up reads nothing when there is none). */
 	static hasFiles(sources: ThemeSources): boolean {
-		return existsSync(join(getAgentDir(), "themes")) || (sources.projectTrusted && existsSync(join(getProjectConfigDir(sources.cwd), "themes")));
+		return (
+			existsSync(join(getAgentDir(), "themes")) ||
+			(sources.projectTrusted && existsSync(join(getProjectConfigDir(sources.cwd), "themes"))) ||
+			(sources.packageThemes?.().length ?? 0) > 0
+		);
 	}
 
 	getAllThemes(): ThemeInfo[] {
