@@ -153,6 +153,8 @@ export interface StreamOptions {
 	temperature?: number;
 	reasoning?: ThinkingLevel;
 	sessionId?: string;
+	/** Prompt caching (pi-ai's option): "none" sends no cache markers; "short" and "long" (the default) mark as usual. */
+	cacheRetention?: "none" | "short" | "long";
 	/** Called with the request body before it is sent; a non-undefined return replaces it. */
 	onPayload?: (payload: unknown) => unknown | Promise<unknown>;
 	/** Called with the request headers before sending; a non-undefined return replaces them. */
