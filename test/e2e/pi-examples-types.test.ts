@@ -1,8 +1,8 @@
 // pi 1.6's UI examples type-check against what `agent types` writes, with no node_modules in reach:
 // ctx.ui, its factories (custom, setWidget, setHeader, setFooter, setEditorComponent), the theme,
 // the footer data and the renderers are typed as pi declares them, and so are pi-ai's and
-// pi-agent-core's message types and modelRegistry.complete. Left out: preset (ThinkingLevel "max"),
-// summarize (reasoningEffort), subagent (JsonAgentSessionEvent).
+// pi-agent-core's message types, modelRegistry.complete and JsonAgentSessionEvent. Left out: preset (its
+// thinking levels include pi's "max", which the agent does not have).
 import { expect, test } from "bun:test";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +35,8 @@ const CHECKED = [
 	"snake.ts",
 	"space-invaders.ts",
 	"structured-output.ts",
+	"subagent",
+	"summarize.ts",
 	"tic-tac-toe.ts",
 	"todo.ts",
 	"tool-override.ts",
