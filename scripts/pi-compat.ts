@@ -6,7 +6,8 @@
 // pi runs as `bun node_modules/@earendil-works/pi-coding-agent/dist/bun/cli.js` in a temp HOME.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { baselineSystem, observe, type Flavour, type Observation } from "../test/support/pi-examples/observe.ts";
+import type { Observation } from "../test/support/pi-examples/observe.ts";
+import { runScenario } from "../test/support/pi-examples/run.ts";
 import { EXCLUDED, SCENARIOS, type Scenario } from "../test/support/pi-examples/scenarios.ts";
 import { differences, loaded, RECORD_PATH, type Recorded } from "../test/support/pi-examples/compare.ts";
 
@@ -20,33 +21,6 @@ if (chosen.length === 0) {
 	process.exit(1);
 }
 
-const baselines = new Map<string, string[]>();
-async function baseline(scenario: Scenario, flavour: Flavour): Promise<string[]> {
-	const key = `${flavour}\0${JSON.stringify([scenario.write, scenario.setup])}`;
-	let lines = baselines.get(key);
-	if (!lines) baselines.set(key, (lines = await baselineSystem(scenario, flavour)));
-	return lines;
-}
-
-/** Lines the built-in tools put into the flavour's prompt: default tools and all seven. */
-const builtinLines = new Map<Flavour, string[]>();
-async function builtinSystem(flavour: Flavour): Promise<string[]> {
-	let lines = builtinLines.get(flavour);
-	if (!lines) {
-		const empty: Scenario = { name: "builtin", example: "", prompts: [] };
-		const all = await baselineSystem(empty, flavour, ["--tools", "read,bash,edit,write,grep,find,ls"]);
-		const none = await baselineSystem(empty, flavour, ["--no-tools"]);
-		const defaults = await baselineSystem(empty, flavour);
-		const common = new Set(none);
-		builtinLines.set(flavour, (lines = [...all, ...defaults].filter((l) => !common.has(l))));
-	}
-	return lines;
-}
-
-async function run(scenario: Scenario, flavour: Flavour): Promise<Observation> {
-	return observe(scenario, flavour, { baseSystem: await baseline(scenario, flavour), builtinSystem: await builtinSystem(flavour) });
-}
-
 const recordFile = resolve(import.meta.dir, "..", RECORD_PATH);
 const recorded: Recorded = existsSync(recordFile) ? JSON.parse(readFileSync(recordFile, "utf8")) : { source: "", scenarios: {} };
 const rows: string[][] = [];
@@ -56,8 +30,8 @@ for (const scenario of chosen) {
 	let pi: Observation;
 	let ours: Observation;
 	try {
-		pi = await run(scenario, "pi");
-		ours = await run(scenario, "agent");
+		pi = await runScenario(scenario, "pi");
+		ours = await runScenario(scenario, "agent");
 	} catch (error) {
 		rows.push([scenario.name, "?", "?", `harness error: ${String(error).split("\n")[0]}`]);
 		console.error(`${scenario.name}: ${String(error)}`);

@@ -82,6 +82,8 @@ async function run(args: Args): Promise<number> {
 	const registry = ModelRegistry.create();
 	mark("model registry");
 	if (args.listModels !== undefined) {
+		// Providers and virtual models extensions register are listed too (as pi 1.6 does).
+		if (started.loaded) (await import("./core/sdk.ts")).applyQueuedProviders(registry, started.loaded);
 		writeStdout(registry.listModels(args.listModels || undefined));
 		return 0;
 	}

@@ -120,6 +120,8 @@ function writeSession(world: BenchWorld, lines: number, tag: string): string {
 		const text = Array.from({ length: 100 }, (_, k) => `- line ${k} of answer ${i}, with some **bold** text and \`code\``).join("\n");
 		sm.appendMessage({ role: "assistant", content: [{ type: "text", text }], api: "openai-completions", provider: "mock", model: "mock-model", usage, stopReason: "stop", timestamp: Date.now() } as never);
 	}
+	// Give back the writer lock: the agents this bench starts on the file must not find it in use.
+	sm.close();
 	return sm.getSessionFile()!;
 }
 

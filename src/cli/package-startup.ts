@@ -25,7 +25,9 @@ export interface PackageStartupFailure {
 /** Install and check the run's packages; returns the `-e` packages that could not be installed (start-up only). */
 export async function preparePackages(args: Args, cwd: string, options: PackageStartupOptions): Promise<PackageStartupFailure[]> {
 	const { scopes, report } = options;
-	const { packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
+	const { forgetResolvedPackages, packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
+	// Folders may have changed since they were last read (another agent's install, before a /reload).
+	forgetResolvedPackages();
 	const { readRunSettings } = await import("../core/resources/settings.ts");
 	const cli = scopes.user ? packageSourcesIn(args.extensions) : [];
 	const settings = args.noExtensions && cli.length === 0 ? {} : readRunSettings(cwd, scopes.project);

@@ -6,6 +6,7 @@ import { bashExecutionMessage, textOf, type AgentMessage, type BashExecutionMess
 import type { AssistantMessage, AssistantMessageEventStream, Context, ImageContent, Model, StreamOptions, TextContent, ThinkingLevel } from "./providers/types.ts";
 import type { AgentTool } from "./tools/types.ts";
 import { executeBash, type BashResult } from "./tools/bash.ts";
+import type { BashOperations } from "./tools/shell.ts";
 import { supportedThinkingLevels } from "./providers/thinking.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
@@ -801,12 +802,16 @@ export class AgentSession {
 	 * Run a shell command in the session's folder and record it as a bashExecution message, which
 	 * the model sees with the next prompt. No extension event: callers that want `user_bash` emit it.
 	 */
-	async executeBash(command: string, options: { excludeFromContext?: boolean; onOutput?: (text: string) => void; onChunk?: (text: string) => void } = {}): Promise<BashResult> {
+	async executeBash(
+		command: string,
+		options: { excludeFromContext?: boolean; onOutput?: (text: string) => void; onChunk?: (text: string) => void; operations?: BashOperations } = {},
+	): Promise<BashResult> {
 		if (this.bashAbort) throw new UserError("A bash command is already running; abort it first.");
 		this.bashAbort = new AbortController();
 		try {
 			const result = await executeBash(command, {
 				cwd: this.cwd,
+				...(options.operations ? { operations: options.operations } : {}),
 				signal: this.bashAbort.signal,
 				onOutput: options.onOutput ? (tail) => options.onOutput?.(tail.content) : undefined,
 				onChunk: options.onChunk,
@@ -828,7 +833,7 @@ export class AgentSession {
 	}
 
 	/** Keep a bash run in the conversation (and the session file); deferred while a run is going. */
-	recordBashResult(command: string, result: BashResult, excludeFromContext?: boolean): void {
+	recordBashResult(command: string, result: Pick<BashResult, "output" | "exitCode" | "cancelled" | "truncated" | "fullOutputPath">, excludeFromContext?: boolean): void {
 		const message = bashExecutionMessage(command, result, excludeFromContext);
 		this.pendingBash.push(message);
 		if (!this.running) this.flushPendingBash();

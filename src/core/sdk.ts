@@ -217,23 +217,30 @@ function requestTimeouts(resources: ResourceSet): { headerMs?: number; idleMs?: 
 	return idleMs === undefined && headerMs === undefined ? undefined : { headerMs, idleMs };
 }
 
-export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreatedAgentSession> {
-	const cwd = resolve(options.cwd ?? process.cwd());
-	const warnings: string[] = [];
-	const registry = options.registry ?? ModelRegistry.create();
-	// Providers extensions registered while loading must exist before a model is chosen.
-	const loaded = options.extensions?.loaded;
+/**
+ * The providers and virtual models extensions registered while loading, into `registry` (before a
+ * model is chosen, and for `--list-models`). A virtual model gets its router when the host binds.
+ */
+export function applyQueuedProviders(registry: ModelRegistry, loaded: LoadExtensionsResult | undefined): void {
 	for (const change of loaded?.runtime.queuedProviders() ?? []) {
 		if (change.kind === "register") registry.registerProvider(change.name, change.config as never);
 		else if (change.kind === "register-native") registry.registerProvider(change.provider);
 		else if (change.kind === "unregister") registry.unregisterProvider(change.name);
 		else if (change.kind === "unregister-virtual") registry.unregisterVirtualModel(change.provider, change.id);
 		else {
-			// Listed now so --model can name it; the host gives it its router when it binds.
 			const definition = virtualDefinition(change.config, registry, change.extensionPath);
 			registry.registerVirtualModel(definition, () => Promise.reject(new Error("the extension runtime is not bound yet")), `extension:${change.extensionPath}`);
 		}
 	}
+}
+
+export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<CreatedAgentSession> {
+	const cwd = resolve(options.cwd ?? process.cwd());
+	const warnings: string[] = [];
+	const registry = options.registry ?? ModelRegistry.create();
+	// Providers extensions registered while loading must exist before a model is chosen.
+	const loaded = options.extensions?.loaded;
+	applyQueuedProviders(registry, loaded);
 	const projectTrusted = options.projectTrusted ?? options.extensions?.projectTrusted ?? decideTrust(cwd, {}).state === "yes";
 	const resources = new ResourceSet({
 		cwd,

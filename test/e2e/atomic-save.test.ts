@@ -2,11 +2,11 @@
 // save that fails half-way (a full disk, the file-size limit) leaves the original byte-identical and
 // the model is told so; mode and symlinks survive a save.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statfsSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, lstatSync, readdirSync, readFileSync, statfsSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentBinary } from "../support/agent.ts";
 import { readMessages } from "../support/mock-llm.ts";
+import { canMount, mountTmpfs } from "../support/tmpfs.ts";
 import { MODEL, type MockWorld, mockWorld } from "../support/world.ts";
 
 const model = ["-ne", "--model", MODEL.openai];
@@ -23,21 +23,6 @@ async function runUnder(world: MockWorld, prelude: string, argv: string[], cwd =
 	const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
 	return { stdout, stderr, code };
 }
-
-/** A small tmpfs at `dir`, when this machine lets us mount one (root in a container usually may). */
-function mountTmpfs(dir: string, size: string): boolean {
-	mkdirSync(dir, { recursive: true });
-	return Bun.spawnSync(["mount", "-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { stderr: "ignore", stdout: "ignore" }).exitCode === 0;
-}
-
-const canMount = (() => {
-	if (process.platform !== "linux" || process.getuid?.() !== 0) return false;
-	const probe = join(tmpdir(), `agent-tmpfs-probe-${process.pid}`);
-	const ok = mountTmpfs(probe, "64k");
-	if (ok) Bun.spawnSync(["umount", probe]);
-	rmdirSync(probe);
-	return ok;
-})();
 
 describe("atomic saves through the binary", () => {
 	test.skipIf(!canMount)("ENOSPC on a small tmpfs: the edit fails, the original is byte-identical, the model is told it was left as it was", async () => {

@@ -103,24 +103,51 @@ describe("sendUserMessage", () => {
 		expect(transcript(onlySession(world))).toEqual(["user: hello there", "assistant: one", "user: queued politely", "assistant: two"]);
 	});
 
-	test('a queued "/cmd" runs the command after the run, never reaching the model (SPEC §12)', async () => {
+	test('text queued while running reaches the model verbatim, "/cmd" too (SPEC §12, pi 1.6); a steer from the first turn_start joins the first request', async () => {
 		await using world = await mockWorld();
 		const ext = writeExtension(
 			world,
 			"queue",
 			`export default function (pi) {
-	pi.registerCommand("wrapup", { handler: async (args, ctx) => { log("wrapup", args, ctx.isIdle()); await ctx.waitForIdle(); log("idle"); } });
-	pi.on("turn_start", () => pi.sendUserMessage("/wrapup now", { deliverAs: "followUp" }));
+	pi.registerCommand("wrapup", { handler: async (args) => log("wrapup", args) });
+	let once = false;
+	pi.on("turn_start", () => {
+		if (once) return;
+		once = true;
+		pi.sendUserMessage("/wrapup queued", { deliverAs: "followUp" });
+		pi.sendUserMessage("/wrapup steered", { deliverAs: "steer" });
+		// expandPromptTemplates: a command runs at once, even mid-run (pi).
+		pi.sendUserMessage("/wrapup at-once", { deliverAs: "followUp", expandPromptTemplates: true });
+	});
 	pi.on("agent_settled", () => log("settled"));
 }
 `,
 		);
-		world.mock.script({ text: "worked" });
+		world.mock.script({ text: "one" }, { text: "two" });
 		const r = await runWith(world, [ext], ["go"], { mode: "print" });
-		expect(r).toMatchObject({ stdout: "worked\n", stderr: "", code: 0 });
-		expect(r.log).toEqual(["settled", ["wrapup", "now", true], "idle"]);
-		expect(world.mock.requests.length).toBe(1);
-		expect(readMessages(world.mock.lastRequest()).map((m) => m.text).join("\n")).not.toContain("wrapup");
+		expect(r).toMatchObject({ stdout: "two\n", stderr: "", code: 0 });
+		expect(r.log).toEqual([["wrapup", "at-once"], "settled"]);
+		expect(world.mock.requests.map((q) => readMessages(q).slice(1).map((m) => `${m.role}: ${m.text}`))).toEqual([
+			["user: go", "user: /wrapup steered"],
+			["user: go", "user: /wrapup steered", "assistant: one", "user: /wrapup queued"],
+		]);
+	});
+
+	test('an idle sendUserMessage("/cmd") runs the command, as a prompt does (SPEC §12)', async () => {
+		await using world = await mockWorld();
+		const ext = writeExtension(
+			world,
+			"idle",
+			`export default function (pi) {
+	pi.registerCommand("wrapup", { handler: async (args) => log("wrapup", args) });
+	pi.registerCommand("kick", { handler: async () => { await pi.sendUserMessage("/wrapup idle"); } });
+}
+`,
+		);
+		const r = await runWith(world, [ext], ["/kick"], { mode: "print" });
+		expect(r).toMatchObject({ stdout: "", stderr: "", code: 0 });
+		expect(r.log).toEqual([["wrapup", "idle"]]);
+		expect(world.mock.requests.length).toBe(0);
 	});
 });
 

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { startMockLlm } from "../support/mock-llm.ts";
 import { runWith, writeExtension } from "../support/runtime.ts";
 import { mockWorld, readSessionLines, type MockWorld } from "../support/world.ts";
 
@@ -37,6 +38,17 @@ describe("registerProvider", () => {
 		expect(request.headers["x-proxy"]).toBe("on");
 		// Only what it named changed: still the mock's model and endpoint.
 		expect(request.body.model).toBe("mock-model");
+	});
+
+	test("re-pointing the active model's provider at a proxy after bind (baseUrl) sends the request there", async () => {
+		await using world = await mockWorld();
+		await using proxy = await startMockLlm();
+		const ext = writeExtension(world, "repoint", `export default function (pi) { pi.on("session_start", () => pi.registerProvider("mock", { baseUrl: process.env.PROXY_URL })); }\n`);
+		proxy.script({ text: "via the proxy" });
+		const r = await runWith(world, [ext], ["hi"], { mode: "print", env: { PROXY_URL: proxy.openaiBaseUrl } });
+		expect(r).toMatchObject({ code: 0, stdout: "via the proxy\n", stderr: "" });
+		expect(world.mock.requests.length).toBe(0);
+		expect(proxy.requests.map((q) => [q.path, q.body.model])).toEqual([["/v1/chat/completions", "mock-model"]]);
 	});
 
 	test("the one-argument form: a pi-ai Provider object with getModels, streamSimple and auth serves --model", async () => {
@@ -137,6 +149,27 @@ describe("registerVirtualModel (pi 1.6's shape)", () => {
 		const bad = await runWith(world, [ext], ["hi"], { mode: "print", model: "mock/auto", env: { ROUTE_NOWHERE: "1" } });
 		expect(bad.code).toBe(1);
 		expect(bad.stderr).toContain("Virtual model mock/auto could not route the request: route() must return { model, thinkingLevel }");
+	});
+});
+
+describe("--list-models", () => {
+	test("lists the providers and virtual models extensions register", async () => {
+		await using world = await mockWorld();
+		const ext = writeExtension(
+			world,
+			"listed",
+			`export default function (pi) {
+	pi.registerProvider("myprov", { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "k", models: [{ id: "m1", contextWindow: 8000, maxTokens: 1000 }] });
+	pi.registerVirtualModel({ provider: "router", id: "auto", contextWindow: 64000, maxTokens: 2000, thinkingLevels: ["low", "high"], route: (r, ctx) => ({ model: ctx.modelRegistry.find("mock", "mock-model") }) });
+}
+`,
+		);
+		const r = await world.run(["-ne", "-e", ext, "--list-models"]);
+		expect(r.code).toBe(0);
+		const rows = r.stdout.split("\n").map((l) => l.trim().split(/\s+/));
+		expect(rows).toContainEqual(["myprov", "m1", "8K", "1K", "no", "no"]);
+		expect(rows).toContainEqual(["router", "auto", "64K", "2K", "yes", "yes"]);
+		expect(rows).toContainEqual(["mock", "mock-model", "100K", "4K", "no", "no"]);
 	});
 });
 

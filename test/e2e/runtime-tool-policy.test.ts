@@ -136,3 +136,25 @@ describe("registerFlag as pi 1.6 has it", () => {
 		expect(world.mock.requests.length).toBe(0);
 	});
 });
+
+describe("pi.setActiveTools() from a tool", () => {
+	test("takes effect for the very next request of the same run", async () => {
+		await using world = await mockWorld();
+		const ext = writeExtension(
+			world,
+			"narrow",
+			`import { Type } from "typebox";
+export default function (pi) {
+	pi.registerTool({
+		name: "narrow", label: "Narrow", description: "leaves only read", parameters: Type.Object({}),
+		execute: async () => { pi.setActiveTools(["read"]); return { content: [{ type: "text", text: "narrowed" }], details: {} }; },
+	});
+}
+`,
+		);
+		world.mock.script({ toolCalls: [{ name: "narrow", arguments: {}, id: "c1" }] }, { text: "done" });
+		const r = await runWith(world, [ext], ["go"], { mode: "print" });
+		expect(r).toMatchObject({ code: 0, stdout: "done\n", stderr: "" });
+		expect(world.mock.requests.map((q) => readToolNames(q))).toEqual([["read", "bash", "edit", "write", "narrow"], ["read"]]);
+	});
+});

@@ -169,6 +169,8 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 				added.push(m);
 				await emit({ type: "message_end", message: m });
 			}
+			// pi: what was steered while the run started (a turn_start handler) joins the first request.
+			if (!signal.aborted) pending = [...pending, ...(hooks.takeSteeringMessages?.() ?? [])];
 		}
 		// A virtual model's router is told whether this request answers a user's message.
 		const reason = pending.some((m) => m.role === "user") ? "user" : "continuation";

@@ -19,7 +19,7 @@ import { ExtensionRunner, type ExtensionErrorReport } from "./runner.ts";
 import { ambiguousCommandMessage, resolveCommandNames } from "./commands.ts";
 import type { ExtensionRuntime } from "./api.ts";
 import { withDialogEvents } from "./ui-events.ts";
-import { runUserBash, type UserBashOptions } from "./user-bash.ts";
+import { askUserBash, runUserBash, type UserBashOptions } from "./user-bash.ts";
 import type {
 	Extension,
 	ExtensionActions,
@@ -39,7 +39,7 @@ import type {
 	TreeNavigationOptions,
 	VirtualModelConfig,
 } from "./types.ts";
-import type { SessionBeforeTreeResult } from "./event-types.ts";
+import type { SessionBeforeTreeResult, UserBashEventResult } from "./event-types.ts";
 import type { SessionEntry } from "../session/session-entries.ts";
 import { createNoopUI } from "./ui-noop.ts";
 import { dispatchBeforeAgentStart } from "./agent-start.ts";
@@ -118,6 +118,8 @@ export interface SubmitOptions {
 	streamingBehavior?: "steer" | "followUp";
 	/** Expand `/skill:` and prompt templates in text an extension sent (sendUserMessage's expandPromptTemplates). */
 	expand?: boolean;
+	/** Whether `/name args` runs an extension command. Default true. */
+	commands?: boolean;
 	/**
 	 * Told once what became of the text, as soon as that is known (pi's prompt disposition): a run
 	 * is about to start, the text was queued, or a command or input handler consumed it.
@@ -483,11 +485,15 @@ export class ExtensionHost {
 	async sendUserMessage(content: string | (TextContent | ImageContent)[], options: SendUserMessageOptions = {}): Promise<void> {
 		const text = typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
 		const images = typeof content === "string" ? undefined : content.filter((c): c is ImageContent => c.type === "image");
-		const submit = () => this.submit(text, { images, source: "extension", streamingBehavior: options.deliverAs ?? (this.ending ? "followUp" : undefined), expand: options.expandPromptTemplates });
-		if (this.settling || (this.session.isStreaming && this.parseCommand(text))) {
-			if (!this.settling && !options.deliverAs) throw new Error(`Extension command "${text.split(" ")[0]}" cannot run while the agent is streaming. Pass deliverAs ("steer" or "followUp") to run it when the run ends.`);
-			// SPEC §12: a queued "/cmd" runs the command once the current run ends; what agent_settled
-			// handlers send runs once they are all done.
+		// pi 1.6: while a run is going, text is queued as written, "/cmd" too (it reaches the model
+		// verbatim), unless expandPromptTemplates asks for a command to run at once. Idle, "/cmd"
+		// runs the command, as a prompt does (SPEC §12).
+		const streaming = this.session.isStreaming && !this.settling;
+		const commands = !streaming || options.expandPromptTemplates === true;
+		const submit = () =>
+			this.submit(text, { images, source: "extension", streamingBehavior: options.deliverAs ?? (this.ending ? "followUp" : undefined), expand: options.expandPromptTemplates, commands });
+		if (this.settling) {
+			// What agent_settled handlers send runs once they are all done.
 			this.queuedCommands.push(submit);
 			return;
 		}
@@ -556,7 +562,7 @@ export class ExtensionHost {
 	 * which reaches the model as written; then the model is prompted (or the text is queued).
 	 */
 	async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
-		const command = this.parseCommand(text);
+		const command = options.commands === false ? undefined : this.parseCommand(text);
 		if (command) {
 			const candidates = this.ambiguous.get(command.name);
 			if (candidates && !this.commands.some((c) => c.invocationName === command.name)) {
@@ -938,6 +944,11 @@ export class ExtensionHost {
 	 * `!cmd` / `!!cmd` from a mode: user_bash, then the run, shown and kept as a bashExecution
 	 * message (queued for the next prompt while a run is going). A throwing handler aborts it.
 	 */
+	/** rpc `bash`: what the user_bash handlers decide (the mode runs the command and streams its output itself). */
+	askUserBash(command: string, excludeFromContext: boolean): Promise<UserBashEventResult | undefined> {
+		return askUserBash(this.runner, command, this.session.cwd, excludeFromContext);
+	}
+
 	async runUserBash(command: string, options: UserBashOptions = {}): Promise<BashExecutionMessage> {
 		const message = await runUserBash(this.runner, command, this.session.cwd, options);
 		if (this.session.isStreaming) this.nextTurn.push(message);

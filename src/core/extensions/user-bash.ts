@@ -14,12 +14,18 @@ export interface UserBashOptions {
 	onOutput?: (output: string) => void;
 }
 
-export async function runUserBash(runner: ExtensionRunner, command: string, cwd: string, options: UserBashOptions = {}): Promise<BashExecutionMessage> {
-	const excludeFromContext = options.excludeFromContext ?? false;
+/** What the user_bash handlers decide for `command`: an executor, a whole result, or nothing (run it here). */
+export async function askUserBash(runner: ExtensionRunner, command: string, cwd: string, excludeFromContext: boolean): Promise<UserBashEventResult | undefined> {
 	const decided = runner.has("user_bash")
 		? await runner.first<UserBashEventResult>("user_bash", { command, excludeFromContext, cwd }, (r) => (r.operations || r.result ? "stop" : "ignore"), { rethrow: true })
 		: undefined;
 	if (decided?.operations && typeof decided.operations.exec !== "function") throw new Error("user_bash: a handler returned operations without an exec(command, cwd, options) function");
+	return decided;
+}
+
+export async function runUserBash(runner: ExtensionRunner, command: string, cwd: string, options: UserBashOptions = {}): Promise<BashExecutionMessage> {
+	const excludeFromContext = options.excludeFromContext ?? false;
+	const decided = await askUserBash(runner, command, cwd, excludeFromContext);
 	let result: UserBashResult;
 	if (decided?.result) {
 		result = decided.result;

@@ -143,12 +143,29 @@ export function installState(pkg: ConfiguredPackage): { installed: boolean; vers
 	return { installed, ...(version ? { version } : {}) };
 }
 
+/**
+ * What resolvePackage found in an installed package's folder, by folder and filter, for the rest of
+ * the process: a start-up resolves each package for extension discovery, for skills and prompts,
+ * and for themes. Whatever changes package folders (the installer, /reload) forgets it all.
+ */
+const resolvedOnDisk = new Map<string, Pick<ResolvedPackage, "installed" | "version" | "resources" | "warnings">>();
+
+/** Read package folders afresh from now on (after an install, update or removal, and on /reload). */
+export function forgetResolvedPackages(): void {
+	resolvedOnDisk.clear();
+}
+
 /** Look at what is on disk: whether the package is there, and what it contributes. Never installs. */
 export function resolvePackage(pkg: ConfiguredPackage): ResolvedPackage {
+	const key = `${pkg.dir}\0${JSON.stringify(pkg.filter ?? null)}`;
+	const known = resolvedOnDisk.get(key);
+	if (known) return { ...pkg, ...known };
 	const state = installState(pkg);
 	if (!state.installed) return { ...pkg, ...state, resources: { extensions: [], skills: [], prompts: [], themes: [] }, warnings: [] };
 	const { resources, warnings } = resolvePackageResources(pkg.dir, pkg.filter);
-	return { ...pkg, ...state, resources, warnings };
+	const kept = { ...state, resources, warnings };
+	resolvedOnDisk.set(key, kept);
+	return { ...pkg, ...kept };
 }
 
 /**

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { dirname, join } from "node:path";
 import { hostPackageNames } from "../../../virtual-modules/index.ts";
 import { getAgentDir } from "../../config.ts";
+import { forgetResolvedPackages } from "./configured.ts";
 import { npmRoot, packagesRoot, type GitSource, type PackageScope } from "./source.ts";
 
 export class PackageInstallError extends Error {
@@ -37,6 +38,8 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 
 /** Run a command with output captured; git and ssh never prompt for anything. */
 async function run(argv: string[], cwd: string, env: Record<string, string | undefined>, timeoutMs: number): Promise<CommandResult> {
+	// Every install, update and removal goes through here: what was read of package folders is stale.
+	forgetResolvedPackages();
 	const proc = Bun.spawn(argv, {
 		cwd,
 		env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? "ssh -o BatchMode=yes", NO_COLOR: "1", FORCE_COLOR: "0", ...env },
@@ -51,6 +54,7 @@ async function run(argv: string[], cwd: string, env: Record<string, string | und
 	}, timeoutMs);
 	try {
 		const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+		forgetResolvedPackages();
 		if (timedOut) return { code: 124, output: `${out}${err}\ngave up after ${Math.round(timeoutMs / 1000)} s` };
 		return { code, output: `${out}${err}` };
 	} finally {

@@ -5,7 +5,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { getAgentDir, getProjectConfigDir, isOffline } from "../../config.ts";
 import { readSettingsFile } from "../resources/settings.ts";
-import { entryIdentity, installState, resolvePackage, selectPackages, updatePackageSettings, versionMismatch, type ConfiguredPackage, type ResolvedPackage } from "./configured.ts";
+import { entryIdentity, forgetResolvedPackages, installState, resolvePackage, selectPackages, updatePackageSettings, versionMismatch, type ConfiguredPackage, type ResolvedPackage } from "./configured.ts";
 import { gitHead, installGit, installNpm, PackageInstallError, removeNpm, updateGit, type InstallOptions } from "./installer.ts";
 import { parseSource, resolveLocalPath, sourceIdentity, type NpmSource, type PackageScope } from "./source.ts";
 
@@ -166,6 +166,7 @@ export async function removeSource(source: string, scope: CommandScope): Promise
 		deleted = pkg.dir;
 	} else if (pkg.parsed.type === "git") {
 		rmSync(pkg.dir, { recursive: true, force: true });
+		forgetResolvedPackages();
 		deleted = pkg.dir;
 	}
 	updatePackageSettings(settingsPath, (l) => l.filter((e) => entryIdentity(e, settingsDir(scope)) !== want));

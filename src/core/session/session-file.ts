@@ -121,10 +121,17 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 
 	const entries: SessionEntry[] = [];
 	const byId = new Map<string, SessionEntry>();
-	// Where each kept entry's line is (parallel to `entries`): only a repeated id needs them.
+	// Where each kept entry's line starts (parallel to `entries`): only a repeated id needs it.
 	const starts: number[] = [];
-	const ends: number[] = [];
-	const lineNos: number[] = [];
+	const lineAt = (start: number) => {
+		const end = text.indexOf("\n", start);
+		return text.slice(start, end < 0 ? text.length : end);
+	};
+	const lineNumberOf = (offset: number) => {
+		let line = 1;
+		for (let at = text.indexOf("\n"); at >= 0 && at < offset; at = text.indexOf("\n", at + 1)) line++;
+		return line;
+	};
 	const skippedParents = new Map<string, string | null>();
 	const accept = (e: Record<string, unknown>, start: number, end: number, line: number) => {
 		if (typeof e.id !== "string" || e.id === "") {
@@ -134,8 +141,8 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 		const first = byId.get(e.id);
 		if (first) {
 			// An identical line is a retried write; a different one is damage worth mentioning.
-			const i = entries.indexOf(first);
-			if (text.slice(starts[i]!, ends[i]!) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${e.id} repeats line ${lineNos[i]!}`);
+			const firstStart = starts[entries.indexOf(first)]!;
+			if (lineAt(firstStart) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${e.id} repeats line ${lineNumberOf(firstStart)}`);
 			return;
 		}
 		if (typeof e.parentId !== "string") e.parentId = null;
@@ -150,8 +157,6 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 		byId.set(e.id, e as unknown as SessionEntry);
 		entries.push(e as unknown as SessionEntry);
 		starts.push(start);
-		ends.push(end);
-		lineNos.push(line);
 	};
 
 	for (let start = 0, lineNo = 1; start < text.length; lineNo++) {

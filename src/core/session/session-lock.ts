@@ -83,11 +83,12 @@ function ownRecord(): SessionLockOwner {
 function tryCreate(lock: string, record: string): "created" | "exists" | "failed" {
 	const temp = `${lock}.${process.pid}.tmp`;
 	try {
-		writeFileSync(temp, record);
-	} catch {
-		return "failed";
-	}
-	try {
+		try {
+			writeFileSync(temp, record);
+		} catch {
+			// A full disk can make the file and then refuse its bytes: it goes in the finally.
+			return "failed";
+		}
 		linkSync(temp, lock);
 		return "created";
 	} catch (error) {
@@ -97,14 +98,21 @@ function tryCreate(lock: string, record: string): "created" | "exists" | "failed
 			writeFileSync(lock, record, { flag: "wx" });
 			return "created";
 		} catch (again) {
-			return (again as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : "failed";
+			if ((again as NodeJS.ErrnoException).code === "EEXIST") return "exists";
+			// Made by us but not written (a full disk): an empty lock would only puzzle the next run.
+			removeQuietly(lock);
+			return "failed";
 		}
 	} finally {
-		try {
-			unlinkSync(temp);
-		} catch {
-			// Already gone.
-		}
+		removeQuietly(temp);
+	}
+}
+
+function removeQuietly(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {
+		// Already gone.
 	}
 }
 

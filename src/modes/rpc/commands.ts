@@ -131,10 +131,18 @@ export const COMMANDS: Readonly<Record<string, RpcCommandSpec>> = {
 	set_auto_retry: command(Enabled, (c, { session }) => session.setAutoRetryEnabled(c.enabled)),
 	abort_retry: command(NoFields, (_c, { session }) => session.abortRetry()),
 
-	// ---- bash: recorded for the next prompt; the output streams as bash_execution_update ----
-	bash: command(Type.Object({ command: Type.String(), excludeFromContext: Type.Optional(Type.Boolean()) }), async (c, { session, id, emit }) => {
+	// ---- bash: user_bash first (as for `!cmd`), recorded for the next prompt; the output streams as bash_execution_update ----
+	bash: command(Type.Object({ command: Type.String(), excludeFromContext: Type.Optional(Type.Boolean()) }), async (c, { session, host, id, emit }) => {
+		const decided = await host.askUserBash(c.command, c.excludeFromContext ?? false);
+		if (decided?.result) {
+			// A handler ran it: its result is kept and answered, nothing streams.
+			const given = decided.result;
+			session.recordBashResult(c.command, given, c.excludeFromContext);
+			return { output: given.output, exitCode: given.exitCode ?? null, cancelled: given.cancelled, truncated: given.truncated, ...(given.fullOutputPath ? { fullOutputPath: given.fullOutputPath } : {}) };
+		}
 		const r = await session.executeBash(c.command, {
 			excludeFromContext: c.excludeFromContext,
+			...(decided?.operations ? { operations: decided.operations } : {}),
 			onChunk: (delta) => emit({ type: "bash_execution_update", ...(id !== undefined ? { id } : {}), delta }),
 		});
 		return { output: r.output, exitCode: r.exitCode ?? null, cancelled: r.cancelled, truncated: r.truncated, ...(r.fullOutputPath ? { fullOutputPath: r.fullOutputPath } : {}) };
