@@ -22,6 +22,7 @@ export { complete, stream } from "./core/providers/stream.ts";
 export { createAssistantMessageEventStream } from "./core/providers/event-stream.ts";
 export { createAgentSession, type CreateAgentSessionOptions, type CreatedAgentSession } from "./core/sdk.ts";
 export { AgentSession } from "./core/agent-session.ts";
+export type { JsonAgentSessionEvent } from "./modes/wire-event.ts";
 
 // ---- pi 1.6 compatibility: the rest of what pi's coding-agent package exports to extensions ----
 // (real where we can, `not supported by agent: <name>` where we cannot; SPEC §2)

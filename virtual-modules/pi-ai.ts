@@ -2,7 +2,7 @@
 // written for pi 1.6: every value pi-ai's compat entry exports, plus typebox's `Type`. Requests,
 // the catalogue and keys are ours (the running session's registry); the transcript helpers follow
 // pi-ai's system-message model; what we cannot honour throws `not supported by agent: <name>`.
-import { Type, type TSchema } from "typebox";
+import { Type, type TSchema, type TUnsafe } from "typebox";
 import { NotSupportedError, unsupported } from "../src/core/compat/unsupported.ts";
 import { validateToolArguments as validateArgs } from "../src/core/agent/validate.ts";
 import { activeRegistry } from "../src/core/providers/active-registry.ts";
@@ -16,12 +16,35 @@ import { toLegacyContext, type TranscriptContext } from "../src/core/providers/t
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, StreamOptions, Tool, ToolCall, Usage } from "../src/core/providers/types.ts";
 
 export * from "../src/core/providers/transcript.ts";
+// pi-ai's message and model types, for extensions that import them (`import type { Message } …`).
+export type {
+	Api,
+	AssistantMessage,
+	AssistantMessageEvent,
+	Context,
+	ImageContent,
+	KnownApi,
+	Message,
+	Model,
+	ModelCost,
+	StopReason,
+	StreamFunction,
+	StreamOptions,
+	TextContent,
+	ThinkingContent,
+	ThinkingLevel,
+	Tool,
+	ToolCall,
+	ToolResultMessage,
+	Usage,
+	UserMessage,
+} from "../src/core/providers/types.ts";
 export { Type };
 
 // ---- schemas ----
 
 /** A string enum as plain JSON Schema (`{ type: "string", enum }`), which every provider accepts. */
-export function StringEnum<T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TSchema {
+export function StringEnum<T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TUnsafe<T[number]> {
 	return Type.Unsafe<T[number]>({
 		type: "string",
 		enum: [...values],

@@ -10,6 +10,9 @@ type WithoutPartial<T> = T extends { partial: unknown } ? Omit<T, "partial"> : T
 /** A streamed piece without its snapshot; toolcall_start names the call it opens. */
 export type WireAssistantMessageEvent = WithoutPartial<AssistantMessageEvent> | { type: "toolcall_start"; contentIndex: number; id: string; toolName: string };
 
+/** A session event as json and rpc mode write it: pi 1.6's `JsonAgentSessionEvent`, for clients reading those streams. */
+export type JsonAgentSessionEvent = Exclude<AgentSessionEvent, { type: "message_update" }> | { type: "message_update"; usage: Usage; assistantMessageEvent: WireAssistantMessageEvent };
+
 export type WireEvent =
 	| { type: "message_update"; usage: Usage; assistantMessageEvent: WireAssistantMessageEvent }
 	| { type: "turn_start" }

@@ -1,6 +1,7 @@
 // The terminal the TUI leaves behind, through the binary in tmux: SIGTERM from outside restores
 // cooked mode and the cursor and exits 143; ctrl+z suspends (terminal restored) and SIGCONT
-// redraws with the input kept; a resize draws the conversation again at the new width.
+// redraws with the input kept; a crash hands the terminal back too; a resize draws the conversation again
+// at the new width.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,6 +45,18 @@ describe.skipIf(!hasTmux)("interactive terminal", () => {
 		expect(after).toContain("EXIT=143\nicanon echo");
 		expect(term.paneFormat("#{cursor_flag}")).toBe("1");
 		expect(readFileSync(log, "utf8")).toBe("quit\n");
+	}, TIMEOUT);
+
+	test("a crash (an exception nothing caught) hands the terminal back, prints the stack, exits 1", async () => {
+		await using world = new TempWorld();
+		const ext = world.write("crash.ts", `export default function (pi) {\n\tpi.registerCommand("crash", { description: "Crash", handler: async () => { setTimeout(() => { throw new Error("boom from a timer"); }, 0); } });\n}\n`);
+		await using term = new Terminal(world, ["-ne", "-e", ext], { after: "stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo" });
+		await term.ready();
+		term.submit("/crash");
+		const after = await term.waitFor(/EXIT=\d+\n.*icanon/);
+		expect(after).toContain("Error: boom from a timer\n");
+		expect(after).toContain("EXIT=1\nicanon echo");
+		expect(term.paneFormat("#{cursor_flag}")).toBe("1");
 	}, TIMEOUT);
 
 	test("ctrl+z suspends with the terminal handed back to the shell; fg redraws with the input kept", async () => {

@@ -3,7 +3,7 @@
 // `gh` lists), plan-mode (read-only planning, a select after the plan, a progress widget and status
 // while it runs) and subagent (a tool that runs this binary again as a sub-agent and draws its work).
 import { describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMessages, readToolNames } from "../support/mock-llm.ts";
 import { example } from "../support/pi-examples/copy.ts";
@@ -26,6 +26,9 @@ describe.skipIf(!hasTmux)("pi 1.6 example workflows in the TUI", () => {
 		chmodSync(gh, 0o755);
 		await using term = new Terminal(world, ["-ne", "-e", example(world, "github-issue-autocomplete.ts")], { env: { PATH: `${join(world.root, "bin")}:${process.env.PATH}` } });
 		await term.ready();
+		// session_start installs the provider after asking git for the remote; it asks gh right before
+		// it does, so once gh has been asked, "#" is completed (typing earlier would race the handler).
+		await term.waitUntil("the extension to ask gh", () => existsSync(log));
 		term.type("fix #");
 		const menu = await term.waitUntil("the issues", (p) => p.below.includes("#12") && p.below.includes("#7"));
 		expect(menu.below).toMatch(/#12 +\[open\] Crash on start/);

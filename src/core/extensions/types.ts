@@ -6,6 +6,7 @@ import type { BuildSystemPromptOptions } from "../agent/system-prompt.ts";
 import type { CustomMessage } from "../agent/messages.ts";
 import type {
 	Api,
+	AssistantMessage,
 	AssistantMessageEventStream,
 	Context,
 	ImageContent,
@@ -123,6 +124,8 @@ export interface ModelRegistryView {
 	hasConfiguredAuth(model: Model): boolean;
 	getApiKeyAndHeaders(model: Model): Promise<{ apiKey?: string; headers?: Record<string, string> } | undefined>;
 	registerProvider(name: string, config: ProviderConfig): void;
+	/** One request's final message with the registry's keys (pi 1.6's `modelRegistry.complete`); never rejects. */
+	complete(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage>;
 }
 
 export interface ContextUsage {

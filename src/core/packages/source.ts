@@ -1,6 +1,5 @@
 // Package sources as users write them (`npm:@x/y@1.2.0`, `git:github.com/x/y@v1`, an https git
 // URL, a local path), parsed into what the installer needs, and where each one lives on disk.
-import { createHash } from "node:crypto";
 import { isAbsolute, join, resolve } from "node:path";
 import { expandHome, getAgentDir, getProjectConfigDir } from "../../config.ts";
 
@@ -169,7 +168,8 @@ export function installedPath(source: NpmSource | GitSource, scope: PackageScope
 	const base = join(packagesRoot(scope, cwd), "git", source.host, ...source.path.split("/"));
 	// A `-e` checkout is per ref, so trying two refs of one repo does not flip one cache back and forth.
 	if (scope !== "temporary" || !source.ref) return base;
-	return `${base}@${createHash("sha256").update(source.ref).digest("hex").slice(0, 8)}`;
+	// Bun's hasher, not node:crypto: importing that costs milliseconds at every start-up (discovery imports this file).
+	return `${base}@${new Bun.CryptoHasher("sha256").update(source.ref).digest("hex").slice(0, 8)}`;
 }
 
 /** Where a package's files are: the install folder, or the local path itself. */

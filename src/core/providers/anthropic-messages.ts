@@ -76,7 +76,7 @@ export function runAnthropicMessages(stream: EventStream, model: Model, context:
 /** The request body (before `onPayload`). */
 export function buildParams(model: Model, context: Context, options?: StreamOptions): Record<string, unknown> {
 	const compat = (model.compat ?? {}) as Partial<AnthropicCompat>;
-	const cache = compat.cacheControl ?? true;
+	const cache = (compat.cacheControl ?? true) && options?.cacheRetention !== "none";
 	const maxTokens = options?.maxTokens ?? model.maxTokens;
 	const params: Record<string, unknown> = { model: model.id, max_tokens: maxTokens, stream: true, messages: toAnthropicMessages(model, context, cache) };
 	if (context.systemPrompt) {

@@ -290,6 +290,7 @@ export class ModelRegistry {
 
 	/** Stream with the provider's key and headers (unless `options.apiKey` is given). Never throws. */
 	stream(model: Model, context: Context, options: StreamOptions = {}): AssistantMessageEventStream {
+		if (options.reasoningEffort && options.reasoning === undefined) options = { ...options, reasoning: options.reasoningEffort };
 		const out = new EventStream();
 		// pipe reports failures as events; a throw here would be a bug, still reported as one.
 		void this.pipe(out, model, context, options).catch((error: unknown) => forward(out, errorStream(model, error)));

@@ -152,7 +152,11 @@ export interface StreamOptions {
 	maxTokens?: number;
 	temperature?: number;
 	reasoning?: ThinkingLevel;
+	/** pi-ai's per-API name for `reasoning` (openai-completions and -responses); `reasoning` wins when both are set. */
+	reasoningEffort?: Exclude<ThinkingLevel, "off">;
 	sessionId?: string;
+	/** Prompt caching (pi-ai's option): "none" sends no cache markers; "short" and "long" (the default) mark as usual. */
+	cacheRetention?: "none" | "short" | "long";
 	/** Called with the request body before it is sent; a non-undefined return replaces it. */
 	onPayload?: (payload: unknown) => unknown | Promise<unknown>;
 	/** Called with the request headers before sending; a non-undefined return replaces them. */

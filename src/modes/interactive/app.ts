@@ -1,17 +1,22 @@
 // The interactive app: the TUI and its regions, what Enter does (a built-in command, `!cmd`, or
 // host.submit → extension command, input event, prompt), Escape, ctrl+c, ctrl+o, and the orderly
 // way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
-import { ProcessTerminal, Text, TuiMainScreen, type Component, type Terminal, type TUI } from "@earendil-works/pi-tui";
+import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
+import { ProcessTerminal } from "@earendil-works/pi-tui/dist/terminal.js";
+import { TuiMainScreen } from "@earendil-works/pi-tui/dist/tui-main-screen.js";
+import type { Component, Terminal, TUI } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { APP_NAME } from "../../config.ts";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
 import type { McpSession } from "../../core/mcp/manager.ts";
+import { textOf } from "../../core/agent/messages.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
 import { endAllProcessGroups } from "../../core/process-groups.ts";
 import type { Extension } from "../../core/extensions/types.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { THINKING_LEVELS } from "../../core/providers/types.ts";
 import { AppAutocomplete } from "./autocomplete.ts";
+import { readClipboard, saveClipboardImage } from "./clipboard-paste.ts";
 import { builtinCommand, builtinNames, commandEntries } from "./commands.ts";
 import type { DialogHost } from "./dialogs.ts";
 import { EditorBridge } from "./editor-bridge.ts";
@@ -26,6 +31,7 @@ import type { StartupIssue } from "./startup-list.ts";
 import { currentTheme, onThemeChange } from "./theme/styles.ts";
 import { ThemeRegistry } from "./theme/themes.ts";
 import { LinesBlock } from "./transcript/block.ts";
+import { loadMarkdown } from "./transcript/markdown.ts";
 import { Conversation, Transcript } from "./transcript/conversation.ts";
 import type { ViewContext } from "./transcript/view-context.ts";
 import { UiBridge } from "./ui-bridge.ts";
@@ -72,6 +78,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	readonly renderers = new ExtensionRenderers(() => this.extensions());
 	expanded: boolean;
 	hiddenThinkingLabel: string | undefined;
+	/** ctrl+t: thinking in full (true) or collapsed (false) regardless of ctrl+o; undefined follows ctrl+o. */
+	thinkingShown: boolean | undefined;
 	/** What Escape stops while a built-in command works (a branch summary being written). */
 	escapeHandler: (() => void) | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */
@@ -218,6 +226,15 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.refreshFooter();
 	}
 
+	/** A resumed session's prompts become the editor's history (↑ brings back the last), as pi's do. */
+	seedHistory(): void {
+		const sm = this.host?.session.session;
+		if (!sm) return;
+		for (const entry of sm.getBranch()) {
+			if (entry.type === "message" && entry.message.role === "user") this.editor.addToHistory(textOf(entry.message.content));
+		}
+	}
+
 	// ---- header and footer -----------------------------------------------------------------------
 
 	/** How many of the start-up list's lines are the header (name and hints): none when quiet. */
@@ -274,6 +291,14 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.tools.expand": () => this.toggleExpanded(),
 			"app.suspend": () => suspend(this),
 			"app.thinking.cycle": () => this.cycleThinking(),
+			"app.thinking.toggle": () => this.toggleThinking(),
+			"app.message.dequeue": () => this.dequeue(),
+			"app.message.copy": () => void this.guard(() => builtinCommand("copy")!.run(this, "")),
+			"app.clipboard.pasteImage": () => void this.guard(() => this.pasteClipboard()),
+			"app.session.new": () => void this.guard(() => builtinCommand("new")!.run(this, "")),
+			"app.session.tree": () => void this.guard(() => builtinCommand("tree")!.run(this, "")),
+			"app.session.fork": () => void this.guard(() => builtinCommand("fork")!.run(this, "")),
+			"app.session.resume": () => void this.guard(() => builtinCommand("resume")!.run(this, "")),
 			"app.model.select": () => void this.guard(() => builtinCommand("model")!.run(this, "")),
 			"app.model.cycleForward": () => void this.guard(() => cycleModel(this, 1)),
 			"app.model.cycleBackward": () => void this.guard(() => cycleModel(this, -1)),
@@ -313,9 +338,41 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.setExpanded(!this.expanded);
 	}
 
+	/** ctrl+t: thinking shown in full or collapsed to its one line, whatever ctrl+o says (until ctrl+o is pressed again). */
+	toggleThinking(): void {
+		this.thinkingShown = !(this.thinkingShown ?? this.expanded);
+		this.tui.invalidate();
+		this.info(`Thinking: ${this.thinkingShown ? "shown in full" : "collapsed"}`);
+	}
+
+	/** ctrl+v: an image on the clipboard goes in as the path of a temporary file (the model reads it), else its text. */
+	private async pasteClipboard(): Promise<void> {
+		const content = await readClipboard();
+		const editor = this.editor.editor;
+		if (!content) return this.hint("No clipboard program found (wl-paste, xclip, pngpaste or pbpaste): paste with the terminal instead.");
+		if (content.kind === "empty") return this.hint("The clipboard is empty.");
+		const inserted = content.kind === "image" ? saveClipboardImage(content.bytes, content.mimeType) : content.text;
+		if (editor.insertTextAtCursor) editor.insertTextAtCursor(inserted);
+		else this.editor.paste(inserted);
+		this.tui.requestRender();
+	}
+
+	/** alt+up: the messages waiting for the agent come back into the input, above what is typed there. */
+	private dequeue(): void {
+		const queued = this.host?.session.clearQueue() ?? { steering: [], followUp: [] };
+		const texts = [...queued.steering, ...queued.followUp, ...this.waiting.splice(0).map((w) => w.text)].filter((t) => t.trim());
+		if (texts.length === 0) {
+			this.hint("No queued messages.");
+			return;
+		}
+		this.editor.setText([...texts, this.editor.getText()].filter((t) => t.trim()).join("\n\n"));
+		this.hint(`${texts.length === 1 ? "1 queued message" : `${texts.length} queued messages`} back in the input.`);
+	}
+
 	setExpanded(expanded: boolean): void {
 		if (expanded === this.expanded) return;
 		this.expanded = expanded;
+		this.thinkingShown = undefined;
 		this.header.setExpanded(expanded);
 		this.sections.setExpanded(expanded);
 		this.conversation.transcript.setExpanded(expanded);
@@ -394,6 +451,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			this.errorOf(error);
 		} finally {
 			this.bash = undefined;
+			// The command may have switched branches (`!git checkout …`): the footer reads it again.
+			this.refreshFooter();
 		}
 	}
 
@@ -404,7 +463,13 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		// The window's title names the folder, as pi's does; extensions may change it (setTitle).
 		this.tui.terminal.setTitle(`${APP_NAME} - ${basename(this.cwd)}`);
 		this.layout.editorSlot.focus();
-		this.tui.requestRender();
+		// The first frame now, not on a timer after the extensions' session_start handlers.
+		this.tui.renderNow();
+		// Then what an empty screen does not need: text drawn before it came is drawn again.
+		void loadMarkdown().then(() => {
+			this.tui.invalidate();
+			this.tui.requestRender();
+		});
 	}
 
 	/** ctx.shutdown(): leave once the current work is done. */

@@ -3,7 +3,9 @@
 // in the text, fuzzy over the project's files (.gitignore honoured). Extensions stack their own
 // providers on top with addAutocompleteProvider.
 import { basename } from "node:path";
-import { CombinedAutocompleteProvider, fuzzyFilter, type AutocompleteItem, type AutocompleteProvider, type AutocompleteSuggestions, type SlashCommand } from "@earendil-works/pi-tui";
+import { CombinedAutocompleteProvider } from "@earendil-works/pi-tui/dist/autocomplete.js";
+import { fuzzyFilter } from "@earendil-works/pi-tui/dist/fuzzy.js";
+import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions, SlashCommand } from "@earendil-works/pi-tui";
 import { loadIgnore, walkFiles } from "../../core/tools/walk.ts";
 
 /** Files listed for @-completion at most (a huge tree is cut here, not walked to the end). */

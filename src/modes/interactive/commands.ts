@@ -8,6 +8,7 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../../core/providers/types.
 import type { InteractiveApp } from "./app.ts";
 import { pickDialog, inputDialog } from "./dialogs.ts";
 import { INFO_COMMANDS } from "./info-commands.ts";
+import { applyUserKeybindings } from "./keybindings.ts";
 import { MCP_COMMAND } from "./mcp-command.ts";
 import { chooseModel } from "./model-picker.ts";
 import { SESSION_COMMANDS } from "./session-commands.ts";
@@ -154,6 +155,8 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 			repl.resetExtensionUi();
 			await session(repl).reload();
 			repl.info(`Reloaded ${plural(repl.extensions().length, "extension")}.`);
+			// keybindings.json is read again too (pi: edit it, then /reload).
+			for (const warning of applyUserKeybindings(repl.keybindings)) repl.warn(warning);
 			const sections = repl.startupSections(false).slice(1);
 			if (sections.length > 0) repl.block(sections, "");
 		},

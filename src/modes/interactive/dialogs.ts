@@ -1,7 +1,14 @@
 // Dialogs drawn in the editor's place (SPEC §7): select, confirm, input, a multi-line editor, and
 // the pickers built-in commands use. A `timeout` counts down in the title and then answers the
 // default; an aborted `signal` answers it at once. One dialog at a time; the others wait.
-import { Container, Editor, getKeybindings, Input, SelectList, Spacer, Text, type Component, type SelectItem, type TUI } from "@earendil-works/pi-tui";
+import { Editor } from "@earendil-works/pi-tui/dist/components/editor.js";
+import { Input } from "@earendil-works/pi-tui/dist/components/input.js";
+import { SelectList } from "@earendil-works/pi-tui/dist/components/select-list.js";
+import { Spacer } from "@earendil-works/pi-tui/dist/components/spacer.js";
+import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
+import { getKeybindings } from "@earendil-works/pi-tui/dist/keybindings.js";
+import { Container } from "@earendil-works/pi-tui/dist/tui.js";
+import type { Component, SelectItem, TUI } from "@earendil-works/pi-tui";
 import type { DialogOptions } from "../../core/extensions/types.ts";
 import { DynamicBorder } from "./components/dynamic-border.ts";
 import { keyHint, rawKeyHint } from "./keybindings.ts";

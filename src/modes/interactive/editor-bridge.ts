@@ -1,7 +1,8 @@
 // The input editor: ours (a CustomEditor) or one an extension sets, wired the same way either way:
 // Enter submits (steers while the agent works), history, completion, the app's key actions and the
 // extensions' shortcuts. setEditorComponent swaps the component and keeps all of that.
-import { matchesKey, type AutocompleteProvider, type Component, type EditorComponent, type KeybindingsManager, type KeyId, type TUI } from "@earendil-works/pi-tui";
+import { matchesKey } from "@earendil-works/pi-tui/dist/keys.js";
+import type { AutocompleteProvider, Component, EditorComponent, KeybindingsManager, KeyId, TUI } from "@earendil-works/pi-tui";
 import type { Extension, ExtensionShortcut } from "../../core/extensions/types.ts";
 import { CustomEditor } from "./components/custom-editor.ts";
 import type { EditorSlot } from "./layout.ts";
@@ -76,6 +77,11 @@ export class EditorBridge {
 	paste(text: string): void {
 		this.active.handleInput(`\x1b[200~${text}\x1b[201~`);
 		this.options.tui.requestRender();
+	}
+
+	/** A prompt for ↑ to bring back (the history of whichever editor is in use). */
+	addToHistory(text: string): void {
+		if (text.trim()) this.active.addToHistory?.(text);
 	}
 
 	setAutocompleteProvider(provider: AutocompleteProvider): void {

@@ -3,7 +3,8 @@
 // level; then the extensions' status texts. FooterData is what setFooter factories get.
 import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { truncateToWidth, visibleWidth, type Component } from "@earendil-works/pi-tui";
+import { truncateToWidth, visibleWidth } from "@earendil-works/pi-tui/dist/utils.js";
+import type { Component } from "@earendil-works/pi-tui";
 import { tildify } from "../../config.ts";
 import { currentTheme } from "./theme/styles.ts";
 

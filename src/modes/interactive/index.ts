@@ -3,7 +3,6 @@
 // configure one, and ends with the terminal as it was and a line saying how to resume.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { format } from "node:util";
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
 import { noModelMessage } from "../../core/providers/model-resolver.ts";
 import type { ExtensionErrorReport } from "../../core/extensions/runner.ts";
@@ -15,7 +14,9 @@ import { APP_NAME } from "../../config.ts";
 import { writeStdout } from "../../stdio.ts";
 import { InteractiveApp } from "./app.ts";
 import type { StartupIssue } from "./startup-list.ts";
+import { applyUserKeybindings } from "./keybindings.ts";
 import { guardTerminal } from "./terminal-guard.ts";
+import { loadMarkdown } from "./transcript/markdown.ts";
 import { readThemeSetting, ThemeRegistry, type ThemeSources } from "./theme/themes.ts";
 import { createUiContext } from "./ui-bridge.ts";
 
@@ -54,7 +55,8 @@ function reportExtensionError(app: InteractiveApp, report: ExtensionErrorReport)
 /** Extensions print with console.*: their lines join the transcript instead of tearing the screen. */
 function captureConsole(app: InteractiveApp): () => void {
 	const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
-	const print = (...args: unknown[]) => app.block(format(...args).split("\n"));
+	// node:util's format is loaded on the first print: binding it at import costs a few ms of start-up.
+	const print = (...args: unknown[]) => app.block((require("node:util") as typeof import("node:util")).format(...args).split("\n"));
 	Object.assign(console, { log: print, info: print, warn: print, error: print, debug: print });
 	return () => Object.assign(console, saved);
 }
@@ -83,7 +85,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 		projectTrusted,
 		packageThemes: themeSources.packageThemes,
 	});
-	const themeWarnings = applyThemeSetting(app, themeSources);
+	const themeWarnings = [...applyThemeSetting(app, themeSources), ...applyUserKeybindings(app.keybindings)];
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);
@@ -99,18 +101,23 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 			onShutdown: () => app.requestShutdown(),
 			// A server that fails or stops is one warning line in the transcript.
 			onMcpNotice: (message) => app.warn(message),
-			onSessionCreated: (s, { host, warnings, resources, registry, mcp }) => {
+			onSessionCreated: async (s, { host, warnings, resources, registry, mcp }) => {
 				app.host = host;
 				app.mcp = mcp;
 				app.resources = resources;
-				// A resumed session shows where it was; the warnings come after it.
-				if (s.messages.length > 0) app.showSession();
+				// A resumed session shows where it was (its Markdown is drawn from the first frame); the warnings come after it.
+				if (s.messages.length > 0) {
+					await loadMarkdown();
+					app.showSession();
+					app.seedHistory();
+				}
 				const [noModel, ...howTo] = noModelMessage(registry).split("\n");
 				for (const w of warnings) app.conversation.notice(w === noModel && !s.model ? [w, ...howTo].join("\n") : w, "warning");
 				if (!s.model && !warnings.includes(noModel!)) app.info("Pick a model with /model.");
 				for (const w of themeWarnings) app.warn(w);
-				app.start();
 				mark("interactive ready");
+				app.start();
+				mark("first frame");
 			},
 		});
 		session.session.setWriteErrorHandler((error) => app.warn(error.message));

@@ -1,7 +1,7 @@
 // Built-ins that show or hand out what is there: /hotkeys (every key, extension shortcuts too),
 // /copy (the last answer to the clipboard) and /export (the session as an HTML page, through the
 // core exporter that rpc and `agent --export` use).
-import { getKeybindings } from "@earendil-works/pi-tui";
+import { getKeybindings } from "@earendil-works/pi-tui/dist/keybindings.js";
 import { tildify } from "../../config.ts";
 import type { AssistantMessage } from "../../core/providers/types.ts";
 import type { InteractiveApp } from "./app.ts";

@@ -1,7 +1,9 @@
 // The screen top to bottom: header (name and key hints), the start-up sections, transcript, queued
 // messages, the working indicator, widgets above the editor, the editor slot, widgets below, the footer. Each region is a container whose
 // content its owner swaps (a custom header or footer, a dialog in the editor's place).
-import { Container, Spacer, type Component, type TUI } from "@earendil-works/pi-tui";
+import { Spacer } from "@earendil-works/pi-tui/dist/components/spacer.js";
+import { Container } from "@earendil-works/pi-tui/dist/tui.js";
+import type { Component, TUI } from "@earendil-works/pi-tui";
 
 export class Layout {
 	readonly header = new Container();

@@ -8,8 +8,8 @@ export { keyHint, keyText, rawKeyHint } from "./keybindings.ts";
 export { getLanguageFromPath } from "./theme/highlight.ts";
 export { currentTheme, getEditorTheme, getMarkdownTheme, getSelectListTheme, getSettingsListTheme } from "./theme/styles.ts";
 export { Theme } from "./theme/theme.ts";
-export { KeybindingsManager } from "@earendil-works/pi-tui";
-import { wrapTextWithAnsi } from "@earendil-works/pi-tui";
+export { KeybindingsManager } from "@earendil-works/pi-tui/dist/keybindings.js";
+import { wrapTextWithAnsi } from "@earendil-works/pi-tui/dist/utils.js";
 import { highlightCode as highlightWith } from "./theme/highlight.ts";
 import { currentTheme } from "./theme/styles.ts";
 

@@ -178,7 +178,10 @@ export const SESSION_COMMANDS: BuiltinCommand[] = [
 			if (!picked) return;
 			const { cancelled } = await host.session.switchSession(picked.path);
 			if (cancelled) repl.info("Resume cancelled by an extension.");
-			else reprint(repl, `Resumed ${preview(picked.name ?? picked.firstMessage, 60)}`);
+			else {
+				reprint(repl, `Resumed ${preview(picked.name ?? picked.firstMessage, 60)}`);
+				repl.seedHistory();
+			}
 		},
 	},
 	{

@@ -2,7 +2,11 @@
 // structure (├─ └─ │), the path to where the conversation is now marked, labels shown and set in
 // place (shift+l), a search line (type to narrow), and filters (ctrl+o cycles: default, no tools,
 // user only, labelled, all). Enter picks the entry to continue from; the caller moves there.
-import { getKeybindings, Input, matchesKey, truncateToWidth, type Component, type Focusable } from "@earendil-works/pi-tui";
+import { Input } from "@earendil-works/pi-tui/dist/components/input.js";
+import { getKeybindings } from "@earendil-works/pi-tui/dist/keybindings.js";
+import { matchesKey } from "@earendil-works/pi-tui/dist/keys.js";
+import { truncateToWidth } from "@earendil-works/pi-tui/dist/utils.js";
+import type { Component, Focusable } from "@earendil-works/pi-tui";
 import type { SessionEntry, SessionTreeNode } from "../../core/session/session-entries.ts";
 import { keyHint, rawKeyHint } from "./keybindings.ts";
 import { currentTheme } from "./theme/styles.ts";

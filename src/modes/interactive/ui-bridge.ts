@@ -1,7 +1,8 @@
 // ctx.ui in the TUI (SPEC §7): every member of pi 1.6's ExtensionUIContext mapped onto the app's
 // components — dialogs in the editor's place, notices in the transcript, status in the footer,
 // widgets around the editor, header/footer/editor factories, custom() inline or as an overlay.
-import { Text, type Component, type OverlayHandle, type OverlayOptions, type TUI } from "@earendil-works/pi-tui";
+import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
+import type { Component, OverlayHandle, OverlayOptions, TUI } from "@earendil-works/pi-tui";
 import type { ExtensionUIContext, Theme as ThemeShape } from "../../core/extensions/types.ts";
 import type { InteractiveApp } from "./app.ts";
 import { confirmDialog, editorDialog, inputDialog, selectDialog } from "./dialogs.ts";

@@ -1,7 +1,10 @@
 // The working indicator while the agent runs: a spinner and a message (setWorkingMessage), drawn in
 // the editor's top border when the editor can (ours), else on its own line above the editor, as
 // pi 1.6 does. Extensions change its frames (setWorkingIndicator) or hide it (setWorkingVisible).
-import { Container, Loader, truncateToWidth, type Component, type TUI } from "@earendil-works/pi-tui";
+import { Loader } from "@earendil-works/pi-tui/dist/components/loader.js";
+import { Container } from "@earendil-works/pi-tui/dist/tui.js";
+import { truncateToWidth } from "@earendil-works/pi-tui/dist/utils.js";
+import type { Component, TUI } from "@earendil-works/pi-tui";
 import type { BorderStatus } from "./components/custom-editor.ts";
 import { currentTheme } from "./theme/styles.ts";
 

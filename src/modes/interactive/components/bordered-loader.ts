@@ -1,6 +1,11 @@
 // A spinner with a message between two rules (pi 1.6's BorderedLoader): what extensions show while
 // they wait on something. Cancellable by default (Escape aborts `signal` and calls `onAbort`).
-import { CancellableLoader, Container, Loader, Spacer, Text, type TUI } from "@earendil-works/pi-tui";
+import { CancellableLoader } from "@earendil-works/pi-tui/dist/components/cancellable-loader.js";
+import { Loader } from "@earendil-works/pi-tui/dist/components/loader.js";
+import { Spacer } from "@earendil-works/pi-tui/dist/components/spacer.js";
+import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
+import { Container } from "@earendil-works/pi-tui/dist/tui.js";
+import type { TUI } from "@earendil-works/pi-tui";
 import { keyHint } from "../keybindings.ts";
 import type { Theme } from "../../../core/extensions/ui-types.ts";
 import { DynamicBorder } from "./dynamic-border.ts";

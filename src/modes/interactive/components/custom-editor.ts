@@ -2,7 +2,9 @@
 // app actions (`app.*`), then text editing. Extensions subclass it for modal editors and call
 // super.handleInput for keys they leave alone; the host copies its handlers onto theirs. With
 // `embedWorkingStatus` the working indicator is drawn in its top border, as pi's editor does.
-import { Editor, visibleWidth, type EditorOptions, type EditorTheme, type KeybindingsManager, type TUI } from "@earendil-works/pi-tui";
+import { Editor } from "@earendil-works/pi-tui/dist/components/editor.js";
+import { visibleWidth } from "@earendil-works/pi-tui/dist/utils.js";
+import type { EditorOptions, EditorTheme, KeybindingsManager, TUI } from "@earendil-works/pi-tui";
 
 /** What the editor's top border shows while the agent works (a spinner and its message). */
 export interface BorderStatus {

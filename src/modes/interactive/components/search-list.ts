@@ -1,7 +1,11 @@
 // A bordered list to choose from with a search line on top: typing narrows it (fuzzy, best match
 // first), up/down/page keys move, Enter chooses, Escape closes. The built-in pickers (/model,
 // /resume) are this with their own rows and keys; `open()` shows one in the editor's place.
-import { fuzzyFilter, getKeybindings, Input, truncateToWidth, type Component, type Focusable } from "@earendil-works/pi-tui";
+import { Input } from "@earendil-works/pi-tui/dist/components/input.js";
+import { fuzzyFilter } from "@earendil-works/pi-tui/dist/fuzzy.js";
+import { getKeybindings } from "@earendil-works/pi-tui/dist/keybindings.js";
+import { truncateToWidth } from "@earendil-works/pi-tui/dist/utils.js";
+import type { Component, Focusable } from "@earendil-works/pi-tui";
 import { keyHint } from "../keybindings.ts";
 import { currentTheme } from "../theme/styles.ts";
 

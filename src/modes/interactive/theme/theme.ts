@@ -1,7 +1,9 @@
 // A colour theme in pi's theme JSON format (`name`, `vars`, `colors`): every token resolved once to
 // the escape codes of the terminal's colour mode, so renderers call `theme.fg("accent", text)`.
 // NO_COLOR keeps text attributes (bold, italic, inverse) and drops colours.
-import { backgroundAnsi, foregroundAnsi, getTerminalColorMode, parseColor, type TerminalColorMode } from "@earendil-works/pi-tui";
+import { backgroundAnsi, foregroundAnsi, parseColor } from "@earendil-works/pi-tui/dist/colors.js";
+import { getTerminalColorMode } from "@earendil-works/pi-tui/dist/terminal-image.js";
+import type { TerminalColorMode } from "@earendil-works/pi-tui";
 import type { ThinkingLevel } from "../../../core/providers/types.ts";
 import type { Theme as ThemeContract, ThemeStyle } from "../../../core/extensions/ui-types.ts";
 

@@ -3,7 +3,7 @@
 // A theme file that is not valid is reported naming the file, and the screen stays on dark.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseColor } from "@earendil-works/pi-tui";
+import { parseColor } from "@earendil-works/pi-tui/dist/colors.js";
 import { getAgentDir, getProjectConfigDir, tildify } from "../../../config.ts";
 import { readJsonFile } from "../../../core/file-reader.ts";
 import { currentTheme, DARK_THEME_JSON, LIGHT_THEME_JSON, setCurrentTheme } from "./styles.ts";

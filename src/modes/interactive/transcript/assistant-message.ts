@@ -1,9 +1,12 @@
 // An answer from the model as it streams and once done: its text as Markdown wrapped to the width
 // (tables drawn as tables, code highlighted), thinking collapsed to one line until ctrl+o, and an
 // error or abort line at the end. Tool calls are entries of their own (tool-call.ts).
-import { Container, Markdown, Spacer, type Component } from "@earendil-works/pi-tui";
+import { Spacer } from "@earendil-works/pi-tui/dist/components/spacer.js";
+import { Container } from "@earendil-works/pi-tui/dist/tui.js";
+import type { Component } from "@earendil-works/pi-tui";
 import type { AssistantMessage } from "../../../core/providers/types.ts";
 import { currentTheme, getMarkdownTheme } from "../theme/styles.ts";
+import { LazyMarkdown } from "./markdown.ts";
 import { Block, MARGIN, wrapIndented, type Expandable } from "./block.ts";
 import type { ViewContext } from "./view-context.ts";
 
@@ -34,7 +37,7 @@ export class ThinkingView extends Block implements Expandable {
 		const text = this.text.trim();
 		if (!text) return [];
 		const style = (t: string) => theme.italic(theme.fg("thinkingText", t));
-		if (this.expanded) {
+		if (this.context.thinkingShown ?? this.expanded) {
 			const shown = this.context.renderers.transformMarkdown(text, { messageType: "assistant-thinking", isStreaming: false, availableWidth: width - 1 });
 			return shown.split("\n").flatMap((line) => wrapIndented(style(line), width));
 		}
@@ -46,12 +49,12 @@ export class ThinkingView extends Block implements Expandable {
 
 /** A text part: Markdown under a blank line, transformed by extensions just before it is drawn. */
 class TextPart extends Container {
-	private readonly markdown: Markdown;
+	private readonly markdown: LazyMarkdown;
 	private streaming = true;
 
 	constructor(context: ViewContext) {
 		super();
-		this.markdown = new Markdown("", 1, 0, getMarkdownTheme(), undefined, {
+		this.markdown = new LazyMarkdown("", 1, 0, getMarkdownTheme(), undefined, {
 			transform: (md, availableWidth) => context.renderers.transformMarkdown(md, { messageType: "assistant", isStreaming: this.streaming, availableWidth }),
 		});
 		this.addChild(new Spacer(1));

@@ -1,7 +1,8 @@
 // What every transcript entry shares: a blank line above it, a one-column margin, lines cached per
 // width until the entry changes, and the ctrl+o state. Entries that show more when expanded
 // implement `setExpanded`; the transcript flips them all at once.
-import { truncateToWidth, visibleWidth, wrapTextWithAnsi, type Component } from "@earendil-works/pi-tui";
+import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui/dist/utils.js";
+import type { Component } from "@earendil-works/pi-tui";
 
 export const MARGIN = " ";
 

@@ -1,19 +1,30 @@
 // Session events → transcript entries, updated in place as they stream: user messages, answers,
 // tool calls (from the first streamed argument to the result), extension messages and entries,
 // notices. Also draws a conversation that already happened (resume, /tree, /fork).
-import { Container } from "@earendil-works/pi-tui";
+import { Container } from "@earendil-works/pi-tui/dist/tui.js";
 import type { AgentSessionEvent } from "../../../core/agent-session.ts";
 import type { AgentMessage } from "../../../core/agent/messages.ts";
-import type { AssistantMessage, ToolCall } from "../../../core/providers/types.ts";
+import type { AssistantMessage, ImageContent, ToolCall } from "../../../core/providers/types.ts";
 import type { SessionEntry } from "../../../core/session/session-entries.ts";
 import { AssistantMessageView } from "./assistant-message.ts";
 import { BashExecutionView } from "./bash-execution.ts";
 import { isExpandable } from "./block.ts";
-import { contentText, CustomEntryView, CustomMessageView, type CustomEntryLike } from "./custom-message.ts";
+import { CustomEntryView, CustomMessageView, type CustomEntryLike } from "./custom-message.ts";
 import { NoticeView, SummaryView, type NoticeKind } from "./notice.ts";
 import { ToolCallView } from "./tool-call.ts";
 import { UserMessageView } from "./user-message.ts";
 import type { ViewContext } from "./view-context.ts";
+
+type UserContent = string | readonly { type: string; text?: string }[];
+
+/** A user message's text; its images are drawn as images, not as "[image]". */
+function userText(content: UserContent): string {
+	return typeof content === "string" ? content : content.flatMap((c) => (c.type === "text" ? [c.text ?? ""] : [])).join("");
+}
+
+function imagesOf(content: UserContent): ImageContent[] {
+	return typeof content === "string" ? [] : (content.filter((c) => c.type === "image") as unknown as ImageContent[]);
+}
 
 export interface ConversationHooks {
 	/** The agent started or stopped working. */
@@ -79,9 +90,9 @@ export class Conversation {
 		this.lastStatus = this.add(new NoticeView(text, "info"));
 	}
 
-	user(text: string): void {
+	user(text: string, images: readonly ImageContent[] = []): void {
 		const shown = this.context.renderers.transformMarkdown(text, { messageType: "user", isStreaming: false, availableWidth: this.context.tui.terminal.columns - 3 });
-		this.add(new UserMessageView(shown));
+		this.add(new UserMessageView(shown, images));
 	}
 
 	/** A `!cmd` the app is running; `finish` it with its message. */
@@ -165,7 +176,7 @@ export class Conversation {
 	private messageStart(message: AgentMessage): void {
 		switch (message.role) {
 			case "user":
-				this.user(contentText(message.content));
+				this.user(userText(message.content), imagesOf(message.content));
 				return;
 			case "custom":
 				if (message.display) this.add(new CustomMessageView(this.context, message, this.expanded));
@@ -216,7 +227,7 @@ export class Conversation {
 		for (const entry of entries) {
 			if (entry.type === "message") {
 				const m = entry.message;
-				if (m.role === "user") this.user(contentText(m.content));
+				if (m.role === "user") this.user(userText(m.content), imagesOf(m.content));
 				else if (m.role === "assistant") {
 					const view = this.add(new AssistantMessageView(this.context, this.expanded));
 					view.update(m, false);

@@ -1,10 +1,11 @@
 // Extension messages (`pi.sendMessage` with display: true) and custom entries (`pi.appendEntry`):
 // drawn by the extension's registerMessageRenderer / registerEntryRenderer component when it has
 // one, else (messages only) as a labelled Markdown block. A renderer that throws falls back.
-import { Markdown, type Component } from "@earendil-works/pi-tui";
+import type { Component } from "@earendil-works/pi-tui";
 import type { CustomMessage } from "../../../core/agent/messages.ts";
 import { currentTheme, getMarkdownTheme } from "../theme/styles.ts";
 import { Block, MARGIN, type Expandable } from "./block.ts";
+import { LazyMarkdown } from "./markdown.ts";
 import { keyHint } from "../keybindings.ts";
 import type { ViewContext } from "./view-context.ts";
 
@@ -70,7 +71,7 @@ abstract class RenderedEntry extends Block implements Expandable {
 }
 
 export class CustomMessageView extends RenderedEntry {
-	private markdown: Markdown | undefined;
+	private markdown: LazyMarkdown | undefined;
 
 	constructor(
 		context: ViewContext,
@@ -90,7 +91,7 @@ export class CustomMessageView extends RenderedEntry {
 
 	protected fallback(width: number): string[] {
 		const theme = currentTheme();
-		this.markdown ??= new Markdown(contentText(this.message.content), 1, 0, getMarkdownTheme(), undefined, {
+		this.markdown ??= new LazyMarkdown(contentText(this.message.content), 1, 0, getMarkdownTheme(), undefined, {
 			transform: (md, availableWidth) => this.context.renderers.transformMarkdown(md, { messageType: "custom", isStreaming: false, availableWidth }),
 		});
 		return [`${MARGIN}${theme.fg("customMessageLabel", `[${this.message.customType}]`)}`, ...this.markdown.render(width)];

@@ -1,7 +1,10 @@
 // One tool call, from the moment the model starts writing it until its result: drawn by a
 // registerToolRenderer resolver or the tool's own renderCall / renderResult (pi-tui components in a
 // padded box, or bare with renderShell "self"), else by the built-in look in tool-defaults.ts.
-import { Box, type Component } from "@earendil-works/pi-tui";
+import { Box } from "@earendil-works/pi-tui/dist/components/box.js";
+import { Image } from "@earendil-works/pi-tui/dist/components/image.js";
+import { getCapabilities } from "@earendil-works/pi-tui/dist/terminal-image.js";
+import type { Component } from "@earendil-works/pi-tui";
 import type { ToolDefinition, ToolRenderContext } from "../../../core/extensions/types.ts";
 import type { AgentToolResult } from "../../../core/tools/types.ts";
 import { currentTheme } from "../theme/styles.ts";
@@ -13,6 +16,8 @@ type Renderers = Pick<ToolDefinition, "renderCall" | "renderResult" | "renderShe
 
 /** Lines of running output shown under a call that has not finished. */
 const LIVE_TAIL = 3;
+/** How wide an image in a result is drawn, in cells (pi's `terminal.imageWidthCells` default). */
+const IMAGE_WIDTH_CELLS = 60;
 
 /** The renderers for a tool: extension resolvers in load order (each may defer), then the tool's own. */
 function renderersFor(context: ViewContext, name: string): Renderers | undefined {
@@ -33,6 +38,8 @@ export class ToolCallView implements Component, Expandable {
 	private lastCall: Component | undefined;
 	private lastResult: Component | undefined;
 	private cache: { width: number; lines: readonly string[] } | undefined;
+	/** The result's images, kept while their data stays the same (a Kitty image keeps its id). */
+	private images: { data: string; view: Image }[] = [];
 
 	constructor(
 		private readonly context: ViewContext,
@@ -79,6 +86,7 @@ export class ToolCallView implements Component, Expandable {
 		this.cache = undefined;
 		this.lastCall?.invalidate();
 		this.lastResult?.invalidate();
+		for (const { view } of this.images) view.invalidate();
 	}
 
 	render(width: number): readonly string[] {
@@ -103,7 +111,7 @@ export class ToolCallView implements Component, Expandable {
 			argsComplete: this.argsComplete,
 			isPartial: this.isPartial,
 			expanded: this.expanded,
-			showImages: false,
+			showImages: !!getCapabilities().images,
 			isError: this.isError,
 		};
 	}
@@ -142,7 +150,24 @@ export class ToolCallView implements Component, Expandable {
 		const token = !this.result || this.isPartial ? "toolPendingBg" : this.isError ? "toolErrorBg" : "toolSuccessBg";
 		const box = new Box(1, 0, (t) => currentTheme().bg(token, t));
 		box.addChild({ render: () => [...callLines, ...resultPart], invalidate() {} });
-		return [...box.render(width)];
+		// A terminal that draws images gets the result's images under the renderer's lines, as in pi.
+		return [...box.render(width), ...(getCapabilities().images ? this.imageLines(width, MARGIN) : [])];
+	}
+
+	/**
+	 * The finished result's images, each under a blank line: drawn by pi-tui's Image component
+	 * (Kitty or iTerm2 graphics), or as its placeholder `[Image: [image/png] 640x480]` where the
+	 * terminal cannot draw them (tmux, most terminals without a graphics protocol).
+	 */
+	private imageLines(width: number, margin: string): string[] {
+		const blocks = this.result && !this.isPartial ? (this.result.content ?? []).filter((c) => c.type === "image") : [];
+		this.images = blocks.map((block, i) => {
+			const kept = this.images[i];
+			if (kept?.data === block.data) return kept;
+			const view = new Image(block.data, block.mimeType, { fallbackColor: (s) => currentTheme().fg("toolOutput", s) }, { maxWidthCells: IMAGE_WIDTH_CELLS });
+			return { data: block.data, view };
+		});
+		return this.images.flatMap(({ view }) => ["", ...view.render(Math.max(1, width - margin.length)).map((line) => margin + line)]);
 	}
 
 	/** Call line, then the result (or the running output's tail), unwrapped and without the margin. */
@@ -167,6 +192,6 @@ export class ToolCallView implements Component, Expandable {
 	}
 
 	private buildDefault(width: number): string[] {
-		return this.wrappedDefault(width, MARGIN);
+		return [...this.wrappedDefault(width, MARGIN), ...this.imageLines(width, `${MARGIN}    `)];
 	}
 }

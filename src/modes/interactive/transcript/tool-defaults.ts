@@ -81,12 +81,15 @@ export function toolCallLine(name: string, rawArgs: unknown, cwd: string, detail
 	}
 }
 
+/** The result's text; its images are drawn under it (tool-call.ts). */
 export function resultText(result: AgentToolResult): string {
 	return (result.content ?? [])
-		.map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}]`))
+		.flatMap((c) => (c.type === "text" ? [c.text] : []))
 		.join("\n")
 		.replace(/\n+$/, "");
 }
+
+const hasImages = (result: AgentToolResult) => (result.content ?? []).some((c) => c.type === "image");
 
 export const GUTTER = "  ⎿ ";
 export const INDENT = "    ";
@@ -100,6 +103,7 @@ export function resultSummary(name: string, result: AgentToolResult, isError: bo
 	const theme = currentTheme();
 	const text = resultText(result);
 	if (!isError && name === "write") return [];
+	if (text === "" && hasImages(result)) return [];
 	if (text === "" || text === "(no output)") return [theme.fg("muted", `${GUTTER}(no output)`)];
 	const lines = text.split("\n");
 	const meaningful = lines.filter((l) => l.trim() !== "");
@@ -110,7 +114,7 @@ export function resultSummary(name: string, result: AgentToolResult, isError: bo
 	}
 	const count = lines.length > 1 ? theme.fg("dim", ` (${lines.length} lines, ctrl+o to expand)`) : "";
 	const shown = pick.length > 160 ? `${pick.slice(0, 159)}…` : pick;
-	if (name === "read" && !isError) return [theme.fg("muted", `${GUTTER}${lines.length} ${lines.length === 1 ? "line" : "lines"} (ctrl+o to expand)`)];
+	if (name === "read" && !isError && !hasImages(result)) return [theme.fg("muted", `${GUTTER}${lines.length} ${lines.length === 1 ? "line" : "lines"} (ctrl+o to expand)`)];
 	return [`${theme.fg("muted", GUTTER)}${isError ? theme.fg("error", shown) : theme.fg("toolOutput", shown)}${count}`];
 }
 
@@ -118,7 +122,7 @@ export function resultSummary(name: string, result: AgentToolResult, isError: bo
 export function resultFull(name: string, args: unknown, result: AgentToolResult, isError: boolean): string[] {
 	const theme = currentTheme();
 	const text = resultText(result);
-	if (text === "") return [theme.fg("muted", `${GUTTER}(no output)`)];
+	if (text === "") return hasImages(result) ? [] : [theme.fg("muted", `${GUTTER}(no output)`)];
 	const lang = !isError && name === "read" ? getLanguageFromPath(String(argsOf(args).path ?? "")) : undefined;
 	const lines = lang ? highlightCode(text, lang, theme) : text.split("\n").map((l) => (isError ? theme.fg("error", l) : theme.fg("toolOutput", l)));
 	return lines.map((l, i) => (i === 0 ? theme.fg("muted", GUTTER) : INDENT) + l);

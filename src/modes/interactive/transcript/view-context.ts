@@ -11,6 +11,8 @@ export interface ViewContext {
 	readonly expanded: boolean;
 	/** setHiddenThinkingLabel: what collapsed thinking is called ("Thinking" by default). */
 	readonly hiddenThinkingLabel: string | undefined;
+	/** ctrl+t: thinking in full or collapsed whatever ctrl+o says; undefined follows ctrl+o. */
+	readonly thinkingShown?: boolean;
 	extensions(): readonly Extension[];
 	/** What extensions registered for drawing: message and entry renderers, transformers, tool renderers. */
 	readonly renderers: ExtensionRenderers;
