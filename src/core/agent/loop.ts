@@ -18,6 +18,33 @@ import { convertToLlm, type AgentMessage } from "./messages.ts";
 import { validateToolArguments } from "./validate.ts";
 import { beginTurn, endTurn, enterPhase, inPhase, phased } from "../timing.ts";
 
+export type ToolExecutionStartEvent = {
+	type: "tool_execution_start";
+	toolCallId: string;
+	toolName: string;
+	args: unknown;
+	/** Set when another tool made this call (ctx.executeTool). */
+	parentToolCallId?: string;
+};
+export type ToolExecutionUpdateEvent = {
+	type: "tool_execution_update";
+	toolCallId: string;
+	toolName: string;
+	args: unknown;
+	partialResult: AgentToolResult;
+	parentToolCallId?: string;
+};
+export type ToolExecutionEndEvent = {
+	type: "tool_execution_end";
+	toolCallId: string;
+	toolName: string;
+	result: AgentToolResult;
+	isError: boolean;
+	/** Milliseconds `execute()` took; absent when the tool did not run. */
+	durationMs?: number;
+	parentToolCallId?: string;
+};
+
 export type AgentEvent =
 	| { type: "agent_start" }
 	| { type: "agent_end"; messages: AgentMessage[] }
@@ -26,18 +53,9 @@ export type AgentEvent =
 	| { type: "message_start"; message: AgentMessage }
 	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
 	| { type: "message_end"; message: AgentMessage }
-	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown; parentToolCallId?: string }
-	| { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: AgentToolResult; parentToolCallId?: string }
-	| {
-			type: "tool_execution_end";
-			toolCallId: string;
-			toolName: string;
-			result: AgentToolResult;
-			isError: boolean;
-			/** Milliseconds `execute()` took; absent when the tool did not run. */
-			durationMs?: number;
-			parentToolCallId?: string;
-	  }
+	| ToolExecutionStartEvent
+	| ToolExecutionUpdateEvent
+	| ToolExecutionEndEvent
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
 

@@ -333,32 +333,9 @@ export interface MessageEndResult {
 
 // ---- Tools ----
 
-export interface ToolExecutionStartEvent {
-	type: "tool_execution_start";
-	toolCallId: string;
-	toolName: string;
-	args: unknown;
-	/** Set when another tool made this call (ctx.executeTool). */
-	parentToolCallId?: string;
-}
-export interface ToolExecutionUpdateEvent {
-	type: "tool_execution_update";
-	toolCallId: string;
-	toolName: string;
-	args: unknown;
-	partialResult: AgentToolResult;
-	parentToolCallId?: string;
-}
-export interface ToolExecutionEndEvent {
-	type: "tool_execution_end";
-	toolCallId: string;
-	toolName: string;
-	result: AgentToolResult;
-	isError: boolean;
-	/** Milliseconds `execute()` took; absent when the tool did not run. */
-	durationMs?: number;
-	parentToolCallId?: string;
-}
+// The loop emits these three as they are (agent/loop.ts defines them).
+export type { ToolExecutionEndEvent, ToolExecutionStartEvent, ToolExecutionUpdateEvent } from "../agent/loop.ts";
+import type { ToolExecutionEndEvent, ToolExecutionStartEvent, ToolExecutionUpdateEvent } from "../agent/loop.ts";
 
 /** Arguments of the built-in tools, so `isToolCallEventType("bash", e)` narrows `e.input`. */
 export interface BuiltinToolInputs {
