@@ -89,8 +89,10 @@ describe.skipIf(!hasTmux)("pi 1.6 example renderers in the TUI", () => {
 		expect(sent).toContain("[Output truncated: showing 2000 of 3000 lines");
 		expect(readFileSync(saved!, "utf8").split("\n").filter(Boolean).length).toBe(3000);
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the first lines", (p) => p.above.includes(" 1:needle 1\n"));
-		expect(expanded.above).toContain(" ... (use read tool to see full output)\n");
+		// Wait for the end of the expanded result: a capture taken mid-redraw has the first lines only.
+		const expanded = await term.waitUntil("the expanded result", (p) => p.above.includes(` Full output: ${saved}`));
+		expect(expanded.above).toContain(" 1:needle 1\n");
+		expect(expanded.above).toContain(" 20:needle 20\n ... (use read tool to see full output)\n");
 		expect(expanded.above).toContain(` Full output: ${saved}`);
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
