@@ -1,9 +1,7 @@
-// A build plugin: pi-tui's top-level imports of node:child_process, node:url and node:perf_hooks
+// A build transform (pi-tui-build-plugin.ts): pi-tui's top-level imports of node:child_process, node:url and node:perf_hooks
 // become calls that load the built-in on first use. Interactive mode imports those pi-tui modules
 // before its first frame and each built-in costs start-up (~0.5-1.5 ms apiece, measured), yet the
 // functions run only for a tmux capability probe, `fd` for @file completion, an image hyperlink.
-import type { BunPlugin } from "bun";
-
 /** Built-in → what pi-tui imports from it. A function becomes a wrapper; `performance` is the global one (the same object). */
 const LAZY: Record<string, readonly string[]> = {
 	"node:child_process": ["execSync", "spawn"],
@@ -30,13 +28,3 @@ export function lazyNodeImports(source: string, file: string): string {
 			.join("\n");
 	});
 }
-
-export const lazyNodeImportsPlugin: BunPlugin = {
-	name: "lazy-node-imports",
-	setup(build) {
-		build.onLoad({ filter: /[\\/]@earendil-works[\\/]pi-tui[\\/]dist[\\/].*\.js$/ }, async ({ path }) => ({
-			contents: lazyNodeImports(await Bun.file(path).text(), path),
-			loader: "js",
-		}));
-	},
-};
