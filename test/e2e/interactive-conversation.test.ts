@@ -3,6 +3,7 @@
 // aborting a run, steering and follow-ups while it streams, `!cmd` / `!!cmd` in and out of the
 // context, and the session commands.
 import { describe, expect, test } from "bun:test";
+import { heldTurn } from "../support/held-turn.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
@@ -123,16 +124,8 @@ export default function (pi) {
 
 	test("Enter while streaming steers, Alt+Enter queues a follow-up", async () => {
 		await using world = await mockWorld();
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		world.mock.script(
-			async () => {
-				await released;
-				return { text: "First answer." };
-			},
-			{ text: "Steered answer." },
-			{ text: "Follow-up answer." },
-		);
+		const first = heldTurn("First answer.");
+		world.mock.script(first.turn, { text: "Steered answer." }, { text: "Follow-up answer." });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.ready();
 		term.submit("start");
@@ -142,7 +135,7 @@ export default function (pi) {
 		term.keys("M-Enter");
 		const queued = await term.waitFor("↳ follow-up: and later that");
 		expect(queued).toContain(" ↳ steer: also this\n ↳ follow-up: and later that\n");
-		release();
+		first.release();
 		await term.waitFor("Follow-up answer.");
 		expect(userTexts(world, 1)).toEqual(["start", "also this"]);
 		expect(userTexts(world, 2)).toEqual(["start", "also this", "and later that"]);

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { heldTurn } from "../support/held-turn.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
@@ -79,15 +80,8 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 
 	test("alt+up takes the queued messages back into the input; they are not sent", async () => {
 		await using world = await mockWorld();
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		world.mock.script(
-			async () => {
-				await released;
-				return { text: "First answer." };
-			},
-			{ text: "Later answer." },
-		);
+		const first = heldTurn("First answer.");
+		world.mock.script(first.turn, { text: "Later answer." });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.ready();
 		term.keys("M-Up");
@@ -105,7 +99,7 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 			expect(p.above).toContain("2 queued messages back in the input.");
 		});
 		expect(back.above).not.toContain("↳ steer:");
-		release();
+		first.release();
 		await term.waitUntil("the first answer", (p) => p.above.includes(" First answer."));
 		expect(world.mock.requests).toHaveLength(1);
 		term.keys("C-c");

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
+import { heldTurn } from "../support/held-turn.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 
 const TIMEOUT = 30_000;
@@ -314,12 +315,8 @@ describe.skipIf(!hasTmux)("interactive extension UI: input and the working line"
 	test("onTerminalInput sees keys first and may take them; pasteToEditor, setEditorText; working message and hidden-thinking label", async () => {
 		const { mockWorld, MODEL } = await import("../support/world.ts");
 		await using world = await mockWorld();
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		world.mock.script(async () => {
-			await released;
-			return { thinking: "secret plan", text: "Done thinking." };
-		});
+		const held = heldTurn({ thinking: "secret plan", text: "Done thinking." });
+		world.mock.script(held.turn);
 		const ext = world.write(
 			"input.ts",
 			`export default function (pi) {
@@ -344,7 +341,7 @@ describe.skipIf(!hasTmux)("interactive extension UI: input and the working line"
 		term.submit("think");
 		// pi draws the working status in the editor's top border.
 		await term.waitUntil("the working message", (_p, screen) => /\n── \S+ Crunching numbers ─+\n/.test(screen));
-		release();
+		held.release();
 		const done = await term.waitForAbove(" Done thinking.");
 		expect(done.above).toContain(" ∴ Pondering (1 line, ctrl+o to expand)");
 		expect(done.above).not.toContain("secret plan");
