@@ -4,6 +4,7 @@
 // cleared and a query-string cache-buster would re-evaluate only the entry, not its helpers.
 import { readFileSync } from "node:fs";
 import { runtimeShape } from "../../config.ts";
+import { beforeForeignCode } from "../../stdio.ts";
 import { detail } from "../timing.ts";
 
 interface CacheEntry {
@@ -97,6 +98,7 @@ function defaultExport(mod: unknown): unknown {
 
 /** Import `resolvedPath` and return its default export. Cached per path for the same token. */
 export async function importExtensionModule(resolvedPath: string, token: string): Promise<{ factory: unknown; cached: boolean }> {
+	beforeForeignCode();
 	const hit = cache.get(resolvedPath);
 	if (hit && hit.token === token) return { factory: hit.factory, cached: true };
 	let factory: unknown;
