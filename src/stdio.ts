@@ -35,12 +35,16 @@ export function writeStderr(text: string): void {
 // formatting through console.error; the rest go through a node:console on stderr, built on first use.
 const STDOUT_CONSOLE_METHODS = ["dir", "dirxml", "table", "count", "countReset", "group", "groupCollapsed", "groupEnd"] as const;
 let guarded = false;
+/** Set once code that is not ours (an extension module) is about to run. */
+let foreignCode = false;
+let stdoutRedirected = false;
 
 /**
  * From here on, whatever code other than ours writes to stdout — `console.log` at the top of an
  * extension module, `process.stdout.write` in a factory — goes to stderr, so the answer or protocol
  * we write with writeStdout is all stdout carries, from its first byte (SPEC §10). For
- * non-interactive modes; called as soon as the flags say which mode runs. Costs nothing until used.
+ * non-interactive modes; called as soon as the flags say which mode runs. Costs nothing until used:
+ * `process.stdout` itself is redirected only when foreign code is about to run (beforeForeignCode).
  */
 export function routeStdoutToStderr(): void {
 	if (guarded) return;
@@ -64,6 +68,22 @@ export function routeStdoutToStderr(): void {
 	for (const name of STDOUT_CONSOLE_METHODS) {
 		(console as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (lazy()[name] as (...a: unknown[]) => void)(...args);
 	}
+	if (foreignCode) redirectProcessStdout();
+}
+
+/**
+ * Called before an extension module is imported: from here on, when stdout is routed, `process.stdout`
+ * is stderr. Not done up front because redefining the property builds Bun's lazy process.stdout (and
+ * with it node:stream), measured ~5 ms of a `-p` run that loads no extension.
+ */
+export function beforeForeignCode(): void {
+	foreignCode = true;
+	if (guarded) redirectProcessStdout();
+}
+
+function redirectProcessStdout(): void {
+	if (stdoutRedirected) return;
+	stdoutRedirected = true;
 	// A getter, not an assignment to process.stdout.write: building process.stdout costs ~20 ms.
 	Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
 }

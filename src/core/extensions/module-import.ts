@@ -4,6 +4,7 @@
 // cleared and a query-string cache-buster would re-evaluate only the entry, not its helpers.
 import { readFileSync } from "node:fs";
 import { runtimeShape } from "../../config.ts";
+import { beforeForeignCode } from "../../stdio.ts";
 import { detail } from "../timing.ts";
 
 interface CacheEntry {
@@ -39,9 +40,9 @@ function virtualModuleTable() {
  * Serve the virtual-module table to Bun's loader (once per process). The loader calls it before its
  * first file so the cost has a row of its own (AGENT_TIMING), not the first extension's import.
  */
-export async function installNativeLoader(): Promise<void> {
+export async function installNativeLoader(): Promise<number> {
 	const g = globalThis as Record<symbol, unknown>;
-	if (g[INSTALLED]) return;
+	if (g[INSTALLED]) return 0;
 	g[INSTALLED] = true;
 	const started = performance.now();
 	const table = await virtualModuleTable();
@@ -61,7 +62,9 @@ export async function installNativeLoader(): Promise<void> {
 			}
 		},
 	});
-	detail("load virtual modules", performance.now() - started);
+	const ms = performance.now() - started;
+	detail("load virtual modules", ms);
+	return ms;
 }
 
 function jiti() {
@@ -95,6 +98,7 @@ function defaultExport(mod: unknown): unknown {
 
 /** Import `resolvedPath` and return its default export. Cached per path for the same token. */
 export async function importExtensionModule(resolvedPath: string, token: string): Promise<{ factory: unknown; cached: boolean }> {
+	beforeForeignCode();
 	const hit = cache.get(resolvedPath);
 	if (hit && hit.token === token) return { factory: hit.factory, cached: true };
 	let factory: unknown;
