@@ -1,7 +1,7 @@
 // typebox's generated check code for the config schemas, as the body of a function taking `Guard`.
 // Run by scripts/build.ts, which bakes the code into the binary; from source, on first use.
 import { Code } from "typebox/compile";
-import * as schemas from "./provider-config.ts";
+import * as schemas from "./provider-config-schemas.ts";
 
 /** The config schemas with a precompiled check. */
 export const CHECKED_SCHEMAS = ["ModelsJson", "AuthJson", "ProviderConfigJson"] as const;

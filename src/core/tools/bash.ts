@@ -1,6 +1,8 @@
 // The `bash` tool: runs a command through BashOperations, streams the tail of its output as
 // updates, and reports exit code, timeout or abort. executeBash is the same run for `!cmd`.
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
+import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
+import { thawSchema } from "../schema-snapshot.ts";
 import description from "./bash.md" with { type: "text" };
 import type { SavedOutputDetails } from "./full-output.ts";
 import { errorMessage } from "./paths.ts";
@@ -8,11 +10,9 @@ import { type BashOperations, createLocalBashOperations } from "./shell.ts";
 import { TailOutput } from "./tail-output.ts";
 import { type TruncationResult, fillLimits, formatSize } from "./truncate.ts";
 import type { AgentTool, AgentToolUpdateCallback } from "./types.ts";
+import type * as Schemas from "./params.ts";
 
-export const BashParams = Type.Object({
-	command: Type.String({ description: "The bash command to run" }),
-	timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds (none by default)" })),
-});
+export const BashParams = thawSchema<typeof Schemas.BashParams>(schemaSnapshot("tools/params.ts", "BashParams"));
 export type BashParams = Static<typeof BashParams>;
 
 export interface BashToolDetails extends SavedOutputDetails {

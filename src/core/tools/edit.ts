@@ -1,24 +1,21 @@
 // The `edit` tool: exact-text replacements that must each match once, applied together,
 // keeping the file's line endings and BOM. The result carries a unified diff in details.
 import { access as fsAccess, constants, readFile } from "node:fs/promises";
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
+import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
+import { thawSchema } from "../schema-snapshot.ts";
 import { type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { unifiedDiff } from "./edit-diff.ts";
 import description from "./edit.md" with { type: "text" };
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
+import type * as Schemas from "./params.ts";
 
-export const EditBlock = Type.Object({
-	oldText: Type.String({ description: "Exact text to replace; must occur exactly once in the file" }),
-	newText: Type.String({ description: "Text to put in its place" }),
-});
+export const EditBlock = thawSchema<typeof Schemas.EditBlock>(schemaSnapshot("tools/params.ts", "EditBlock"));
 export type EditBlock = Static<typeof EditBlock>;
 
-export const EditParams = Type.Object({
-	path: Type.String({ description: "File to edit (relative to the working directory, or absolute)" }),
-	edits: Type.Array(EditBlock, { description: "Replacements, each matched against the original file; they must not overlap" }),
-});
+export const EditParams = thawSchema<typeof Schemas.EditParams>(schemaSnapshot("tools/params.ts", "EditParams"));
 export type EditParams = Static<typeof EditParams>;
 
 export interface EditToolDetails {

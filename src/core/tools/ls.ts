@@ -1,18 +1,17 @@
 // The `ls` tool: one directory's entries, sorted, directories with a trailing `/`.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
+import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
+import { thawSchema } from "../schema-snapshot.ts";
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./ls.md" with { type: "text" };
 import { fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
+import type * as Schemas from "./params.ts";
+import { DEFAULT_LS_LIMIT } from "./limits.ts";
 
-export const DEFAULT_LS_LIMIT = 500;
-
-export const LsParams = Type.Object({
-	path: Type.Optional(Type.String({ description: "Directory to list (default: the working directory)" })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of entries (default ${DEFAULT_LS_LIMIT})` })),
-});
+export const LsParams = thawSchema<typeof Schemas.LsParams>(schemaSnapshot("tools/params.ts", "LsParams"));
 export type LsParams = Static<typeof LsParams>;
 
 export interface LsToolDetails extends SavedOutputDetails {

@@ -1,17 +1,16 @@
 // The `read` tool: a text file with line numbers (paged with offset/limit), or an image as an
 // attachment. File access goes through ReadOperations so it can be swapped (SSH, containers).
 import { access as fsAccess, constants, readFile } from "node:fs/promises";
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
+import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
+import { thawSchema } from "../schema-snapshot.ts";
 import description from "./read.md" with { type: "text" };
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import { DEFAULT_MAX_BYTES, type TruncationResult, fillLimits, formatSize, truncateHead } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
+import type * as Schemas from "./params.ts";
 
-export const ReadParams = Type.Object({
-	path: Type.String({ description: "File to read (relative to the working directory, or absolute)" }),
-	offset: Type.Optional(Type.Integer({ minimum: 1, description: "1-based line number to start reading from" })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines to read" })),
-});
+export const ReadParams = thawSchema<typeof Schemas.ReadParams>(schemaSnapshot("tools/params.ts", "ReadParams"));
 export type ReadParams = Static<typeof ReadParams>;
 
 export interface ReadToolDetails {
