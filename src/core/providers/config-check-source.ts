@@ -2,7 +2,7 @@
 // Run by scripts/build.ts, which bakes the code into the binary as config-check-code.ts; from source,
 // on first use.
 import { Code } from "typebox/compile";
-import * as schemas from "./provider-config-schemas.ts";
+import * as schemas from "./provider-config.ts";
 
 /** The config schemas with a precompiled check. */
 export const CHECKED_SCHEMAS = ["ModelsJson", "AuthJson", "ProviderConfigJson"] as const;

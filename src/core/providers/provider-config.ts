@@ -1,33 +1,66 @@
 // The shapes users and extensions configure providers with: models.json (pi's format), auth.json,
-// and registerProvider's ProviderConfig (reference §4.5). Schema and type share a name; the schemas
-// are build-time snapshots of provider-config-schemas.ts, so reading them costs no typebox.
-import type { Static } from "typebox";
-import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
-import { thawSchema } from "../schema-snapshot.ts";
-import type * as Schemas from "./provider-config-schemas.ts";
+// and registerProvider's ProviderConfig (reference §4.5). Schema and type share a name. The binary
+// holds this module frozen (scripts/frozen-module.ts), so reading models.json evaluates no typebox:
+// keep it data only.
+import { type Static, Type } from "typebox";
 import type { StreamFunction } from "./types.ts";
 
+const Cost = Type.Object({
+	input: Type.Number({ minimum: 0 }),
+	output: Type.Number({ minimum: 0 }),
+	cacheRead: Type.Optional(Type.Number({ minimum: 0 })),
+	cacheWrite: Type.Optional(Type.Number({ minimum: 0 })),
+});
+
+const ThinkingLevelMap = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]));
+
+const modelFields = {
+	name: Type.Optional(Type.String()),
+	api: Type.Optional(Type.String({ minLength: 1 })),
+	baseUrl: Type.Optional(Type.String({ minLength: 1 })),
+	reasoning: Type.Optional(Type.Boolean()),
+	thinkingLevelMap: Type.Optional(ThinkingLevelMap),
+	input: Type.Optional(Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]))),
+	cost: Type.Optional(Cost),
+	contextWindow: Type.Optional(Type.Integer({ minimum: 1 })),
+	maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+	headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+	compat: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+};
+
 /** One model of a provider. Only `id` is required; the rest default as in `modelFromConfig`. */
-export const ProviderModelConfig = thawSchema<typeof Schemas.ProviderModelConfig>(schemaSnapshot("providers/provider-config-schemas.ts", "ProviderModelConfig"));
+export const ProviderModelConfig = Type.Object({ id: Type.String({ minLength: 1 }), ...modelFields });
 export type ProviderModelConfig = Static<typeof ProviderModelConfig>;
 
 /** Changes to a model that already exists (built-in or defined earlier), by id. */
-export const ModelOverride = thawSchema<typeof Schemas.ModelOverride>(schemaSnapshot("providers/provider-config-schemas.ts", "ModelOverride"));
+export const ModelOverride = Type.Object(modelFields);
 export type ModelOverride = Static<typeof ModelOverride>;
 
 /** A provider entry in models.json. */
-export const ProviderConfigJson = thawSchema<typeof Schemas.ProviderConfigJson>(schemaSnapshot("providers/provider-config-schemas.ts", "ProviderConfigJson"));
+export const ProviderConfigJson = Type.Object({
+	name: Type.Optional(Type.String()),
+	baseUrl: Type.Optional(Type.String({ minLength: 1 })),
+	api: Type.Optional(Type.String({ minLength: 1 })),
+	/** A literal key, an env var name (`MY_KEY` or `$MY_KEY`), or `!command` whose output is the key. */
+	apiKey: Type.Optional(Type.String()),
+	headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+	/** Send `Authorization: Bearer <apiKey>` as a header. */
+	authHeader: Type.Optional(Type.Boolean()),
+	models: Type.Optional(Type.Array(ProviderModelConfig)),
+	modelOverrides: Type.Optional(Type.Record(Type.String(), ModelOverride)),
+	compat: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
 export type ProviderConfigJson = Static<typeof ProviderConfigJson>;
 
-export const ModelsJson = thawSchema<typeof Schemas.ModelsJson>(schemaSnapshot("providers/provider-config-schemas.ts", "ModelsJson"));
+export const ModelsJson = Type.Object({ providers: Type.Optional(Type.Record(Type.String(), ProviderConfigJson)) });
 export type ModelsJson = Static<typeof ModelsJson>;
 
 export const MODELS_JSON_EXAMPLE =
 	'{ "providers": { "local": { "baseUrl": "http://localhost:8080/v1", "api": "openai-completions", "apiKey": "MY_KEY_ENV", "models": [{ "id": "my-model" }] } } }';
 
 /** auth.json: one credential per provider. Only `api_key` entries are used; others are kept as they are. */
-export const AuthEntry = thawSchema<typeof Schemas.AuthEntry>(schemaSnapshot("providers/provider-config-schemas.ts", "AuthEntry"));
-export const AuthJson = thawSchema<typeof Schemas.AuthJson>(schemaSnapshot("providers/provider-config-schemas.ts", "AuthJson"));
+export const AuthEntry = Type.Object({ type: Type.String({ minLength: 1 }), key: Type.Optional(Type.String()) });
+export const AuthJson = Type.Record(Type.String(), AuthEntry);
 export type AuthJson = Static<typeof AuthJson>;
 
 export const AUTH_JSON_EXAMPLE = '{ "anthropic": { "type": "api_key", "key": "sk-ant-..." } }';

@@ -1,22 +1,15 @@
 // The `edit` tool: exact-text replacements that must each match once, applied together,
 // keeping the file's line endings and BOM. The result carries a unified diff in details.
 import { access as fsAccess, constants, readFile } from "node:fs/promises";
-import type { Static } from "typebox";
-import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
-import { thawSchema } from "../schema-snapshot.ts";
 import { type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { unifiedDiff } from "./edit-diff.ts";
 import description from "./edit.md" with { type: "text" };
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
-import type * as Schemas from "./params.ts";
+import { EditBlock, EditParams } from "./params.ts";
 
-export const EditBlock = thawSchema<typeof Schemas.EditBlock>(schemaSnapshot("tools/params.ts", "EditBlock"));
-export type EditBlock = Static<typeof EditBlock>;
-
-export const EditParams = thawSchema<typeof Schemas.EditParams>(schemaSnapshot("tools/params.ts", "EditParams"));
-export type EditParams = Static<typeof EditParams>;
+export { EditBlock, EditParams };
 
 export interface EditToolDetails {
 	/** Unified diff of the change. */

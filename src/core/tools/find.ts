@@ -1,19 +1,15 @@
 // The `find` tool: files whose name or path matches a glob, listed with Bun.Glob over the
 // shared walker (no fd needed), stopping at the result limit.
 import { stat } from "node:fs/promises";
-import type { Static } from "typebox";
-import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
-import { thawSchema } from "../schema-snapshot.ts";
 import description from "./find.md" with { type: "text" };
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import { displayPath, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
 import { globMatcher, localFileLister } from "./walk.ts";
-import type * as Schemas from "./params.ts";
+import { FindParams } from "./params.ts";
 import { DEFAULT_FIND_LIMIT } from "./limits.ts";
 
-export const FindParams = thawSchema<typeof Schemas.FindParams>(schemaSnapshot("tools/params.ts", "FindParams"));
-export type FindParams = Static<typeof FindParams>;
+export { FindParams };
 
 export interface FindToolDetails extends SavedOutputDetails {
 	/** The limit, when more files matched than that. */

@@ -1,9 +1,6 @@
 // The `grep` tool: ripgrep when it is on PATH, else a built-in search; either way the same
 // `file:line: text` output, match limit and truncation.
 import { readFile, stat } from "node:fs/promises";
-import type { Static } from "typebox";
-import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
-import { thawSchema } from "../schema-snapshot.ts";
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./grep.md" with { type: "text" };
 import { type GrepFiles, type GrepLine, type GrepSearch, type GrepSearchRequest, searchBuiltin } from "./grep-search.ts";
@@ -12,11 +9,10 @@ import { searchWithRipgrep } from "./ripgrep.ts";
 import { GREP_MAX_LINE_LENGTH, fillLimits, truncateLine } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
 import { localFileLister } from "./walk.ts";
-import type * as Schemas from "./params.ts";
+import { GrepParams } from "./params.ts";
 import { DEFAULT_GREP_LIMIT } from "./limits.ts";
 
-export const GrepParams = thawSchema<typeof Schemas.GrepParams>(schemaSnapshot("tools/params.ts", "GrepParams"));
-export type GrepParams = Static<typeof GrepParams>;
+export { GrepParams };
 
 export interface GrepToolDetails extends SavedOutputDetails {
 	/** The limit, when more matches than that existed. */

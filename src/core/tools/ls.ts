@@ -1,18 +1,14 @@
 // The `ls` tool: one directory's entries, sorted, directories with a trailing `/`.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { Static } from "typebox";
-import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
-import { thawSchema } from "../schema-snapshot.ts";
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./ls.md" with { type: "text" };
 import { fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
-import type * as Schemas from "./params.ts";
+import { LsParams } from "./params.ts";
 import { DEFAULT_LS_LIMIT } from "./limits.ts";
 
-export const LsParams = thawSchema<typeof Schemas.LsParams>(schemaSnapshot("tools/params.ts", "LsParams"));
-export type LsParams = Static<typeof LsParams>;
+export { LsParams };
 
 export interface LsToolDetails extends SavedOutputDetails {
 	/** The limit, when the directory had more entries than that. */

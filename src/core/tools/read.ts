@@ -1,17 +1,13 @@
 // The `read` tool: a text file with line numbers (paged with offset/limit), or an image as an
 // attachment. File access goes through ReadOperations so it can be swapped (SSH, containers).
 import { access as fsAccess, constants, readFile } from "node:fs/promises";
-import type { Static } from "typebox";
-import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
-import { thawSchema } from "../schema-snapshot.ts";
 import description from "./read.md" with { type: "text" };
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import { DEFAULT_MAX_BYTES, type TruncationResult, fillLimits, formatSize, truncateHead } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
-import type * as Schemas from "./params.ts";
+import { ReadParams } from "./params.ts";
 
-export const ReadParams = thawSchema<typeof Schemas.ReadParams>(schemaSnapshot("tools/params.ts", "ReadParams"));
-export type ReadParams = Static<typeof ReadParams>;
+export { ReadParams };
 
 export interface ReadToolDetails {
 	/** Present when the output was cut to the line or byte limit. */

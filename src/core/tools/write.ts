@@ -2,18 +2,14 @@
 // Serialised per file with edit through withFileMutationQueue.
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Static } from "typebox";
-import { schemaSnapshot } from "../schema-snapshot.ts" with { type: "macro" };
-import { thawSchema } from "../schema-snapshot.ts";
 import { AtomicWriteError, type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
-import type * as Schemas from "./params.ts";
+import { WriteParams } from "./params.ts";
 
-export const WriteParams = thawSchema<typeof Schemas.WriteParams>(schemaSnapshot("tools/params.ts", "WriteParams"));
-export type WriteParams = Static<typeof WriteParams>;
+export { WriteParams };
 
 export interface WriteToolDetails {
 	bytesWritten: number;
