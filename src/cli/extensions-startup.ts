@@ -11,7 +11,7 @@ import type { ExtensionMode } from "../core/extensions/types.ts";
 import { collectGatedInputs, skipLines } from "../core/resources/gated-inputs.ts";
 import { decideTrust, discoverForRun, emitProjectTrust } from "../core/resources/resource-loader.ts";
 import { saveTrust } from "../core/resources/trust.ts";
-import { detail, mark } from "../core/timing.ts";
+import { detail, mark, tile } from "../core/timing.ts";
 import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
 import { writeStderr } from "../stdio.ts";
 import { builtinFlagNames, resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
@@ -42,19 +42,24 @@ export function loadFailure(errors: { message: string }[]): UserError {
 	return new UserError(first!.message, [...rest.map((e) => `Error: ${e.message}`), loadFailureHint()]);
 }
 
-async function load(entries: ExtensionEntry[], cwd: string): Promise<LoadExtensionsResult | undefined> {
+/**
+ * Load `entries`. AGENT_TIMING: with `tiled`, its rows (importing the loader, the loader's set-up,
+ * each file) continue the extensions phase's rows, so no time falls between two of them.
+ */
+async function load(entries: ExtensionEntry[], cwd: string, tiled = false): Promise<LoadExtensionsResult | undefined> {
 	if (entries.length === 0) return undefined;
 	// The loader (and with it the virtual-module table) is imported only when there is a file to load.
 	const started = performance.now();
 	const { loadExtensions } = await import("../core/extensions/loader.ts");
-	detail("import loader", performance.now() - started);
-	return loadExtensions(entries, { cwd, reservedFlags: builtinFlagNames() });
+	if (tiled) tile("import loader");
+	else detail("import loader", performance.now() - started);
+	return loadExtensions(entries, { cwd, reservedFlags: builtinFlagNames(), tiledRows: tiled });
 }
 
-/** AGENT_TIMING: trust and discovery since `started`, less each entry's resolve (its file row has it). */
-function discoveryDetail(started: number, discovery: DiscoveryResult): void {
+/** AGENT_TIMING: trust and discovery since the phase's previous row, less each entry's resolve (its file row has it). */
+function discoveryRow(discovery: DiscoveryResult): void {
 	const resolving = discovery.entries.reduce((n, e) => n + e.resolveMs, 0);
-	detail("trust, settings, discovery", performance.now() - started - resolving);
+	tile("trust, settings, discovery", resolving);
 }
 
 function collectIssues(discovery: DiscoveryResult, loaded: LoadExtensionsResult | undefined): StartupIssue[] {
@@ -79,17 +84,15 @@ async function installMissingPackages(args: Args, cwd: string, scopes: { project
 
 /** Everything between flag parsing and the session. Throws UserError (exit 1, or 130 on Ctrl+C). */
 export async function startExtensions(args: Args, cwd = process.cwd()): Promise<StartedExtensions> {
-	const started = performance.now();
+	// AGENT_TIMING: the phase's sub-rows tile it, from the previous top-level row to mark("extensions").
 	const mode = runMode(args);
 	const trust = decideTrust(cwd, args);
 	let projectTrusted = trust.state === "yes";
 	await installMissingPackages(args, cwd, { project: projectTrusted, user: true });
 	let discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, projectTrusted);
-	discoveryDetail(started, discovery);
-	let loaded = await load(discovery.entries, cwd);
+	discoveryRow(discovery);
+	let loaded = await load(discovery.entries, cwd, true);
 	if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
-	const loadedAt = performance.now();
-	let secondLoadMs = 0;
 
 	const untrusted = discovery.untrustedProject;
 	// Everything the project would load: extensions, and the skills, templates and settings that steer the model.
@@ -122,10 +125,10 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 			// Second pass in full load order (project first); the first pass's extensions are gone.
 			await installMissingPackages(args, cwd, { project: true, user: false });
 			loaded?.runtime.invalidate();
+			// The trust dialog and the second discovery; the second pass's files then have rows of their own.
 			discovery = discoverForRun({ cwd, extensionPaths: args.extensions, noExtensions: args.noExtensions }, true);
-			const secondLoad = performance.now();
-			loaded = await load(discovery.entries, cwd);
-			secondLoadMs = performance.now() - secondLoad;
+			tile("trust gate, second discovery", discovery.entries.reduce((n, e) => n + e.resolveMs, 0));
+			loaded = await load(discovery.entries, cwd, true);
 			if (loaded && loaded.errors.length > 0) throw loadFailure(loaded.errors);
 		} else if (!projectTrusted && !prompted) {
 			for (const line of skipLines(gated)) writeStderr(`${line}\n`);
@@ -136,8 +139,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	for (const ext of loaded?.extensions ?? []) for (const flag of ext.flags.values()) registered.set(flag.name, flag);
 	const flagValues = resolveExtensionFlags(args, registered);
 	for (const [name, value] of flagValues) loaded?.runtime.flagValues.set(name, value);
-	// AGENT_TIMING: what follows the files, less a second pass's loading (its files have rows of their own).
-	detail("trust gate, flags", performance.now() - loadedAt - secondLoadMs);
+	// AGENT_TIMING: what follows the (last pass's) files.
+	tile("trust gate, flags");
 	mark("extensions");
 
 	const issues = collectIssues(discovery, loaded);

@@ -16,6 +16,8 @@ const enabled = process.env[ENV.timing] === "1";
 const rows: Row[] = [];
 const origin = performance.now();
 let last = origin;
+/** Where the latest top-level row or tiled sub-row ended: the next tiled sub-row starts here. */
+let cursor = origin;
 
 export function timingEnabled(): boolean {
 	return enabled;
@@ -27,6 +29,7 @@ export function mark(label: string): void {
 	const now = performance.now();
 	rows.push({ label, ms: now - last, indent: 0 });
 	last = now;
+	cursor = now;
 }
 
 /**
@@ -37,6 +40,23 @@ export function mark(label: string): void {
 export function detail(label: string, ms: number, parts?: [string, number][]): void {
 	if (!enabled) return;
 	rows.push(parts ? { label, ms, indent: 1, parts } : { label, ms, indent: 1 });
+}
+
+/** Where the next tiled sub-row starts (the end of the latest row, top-level or tiled). */
+export function rowCursor(): number {
+	return cursor;
+}
+
+/**
+ * A sub-row from rowCursor() to now, less `excludeMs` (time another row holds, e.g. a file's resolve
+ * in discovery; negative adds it); the next tiled row starts here. Rows that tile a phase leave
+ * none of it unattributed: the work between two of them belongs to the later one.
+ */
+export function tile(label: string, excludeMs = 0, parts?: [string, number][]): void {
+	if (!enabled) return;
+	const now = performance.now();
+	rows.push(parts ? { label, ms: now - cursor - excludeMs, indent: 1, parts } : { label, ms: now - cursor - excludeMs, indent: 1 });
+	cursor = now;
 }
 
 /** `label a 1.00 · b 2.00` — the shape of a row with parts (extension files, turns). */

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
 import { NO_MODEL } from "../support/messages.ts";
+import { parseTiming, unattributedIn } from "../../scripts/bench/timing-rows.ts";
 
 const HINT = 'Hint: Start without extensions using "agent -ne".';
 
@@ -186,6 +187,17 @@ describe("lazy loading", () => {
 		expect(one.stderr).toContain("    trust gate, flags ");
 		expect(one.stderr).not.toContain("load jiti");
 		expect(one.stderr).toMatch(new RegExp(`\\n    ${join(world.cwd, "one.ts")}  resolve \\d+\\.\\d\\d · import \\d+\\.\\d\\d · factory \\d+\\.\\d\\d · commit \\d+\\.\\d\\d +\\d+\\.\\d\\d\\n`));
+	});
+
+	test("AGENT_TIMING: the extensions phase is the sum of its rows (set-up, discovery, every file, flags)", async () => {
+		await using world = new TempWorld();
+		for (const n of ["a", "b", "c"]) world.write(`project/${n}.ts`, TOOL(`tool_${n}`));
+		const r = await world.run(["-e", "./a.ts", "-e", "./b.ts", "-e", "./c.ts", "-p", "hi"], { env: { AGENT_TIMING: "1" } });
+		const timing = parseTiming(r.stderr);
+		const rows = timing.rows.filter((row) => row.parent === "extensions");
+		expect(rows.map((row) => row.label)).toEqual(["trust, settings, discovery", "import loader", "load virtual modules", "loader set-up", ...["a", "b", "c"].map((n) => join(world.cwd, `${n}.ts`)), "trust gate, flags"]);
+		// Not a timing assertion: an accounting one. Each printed row is rounded to 0.01 ms.
+		expect(Math.abs(unattributedIn(timing, "extensions"))).toBeLessThanOrEqual(0.005 * (rows.length + 1) + 0.01);
 	});
 });
 

@@ -3,7 +3,7 @@
 // caller's decision (start-up: exit 1; /reload: show it and continue).
 import { ENV } from "../../config.ts";
 import { ExtensionExitError, whileLoading } from "../exit-guard.ts";
-import { detail } from "../timing.ts";
+import { detail, rowCursor, tile } from "../timing.ts";
 import { createExtension, createExtensionAPI, ExtensionRuntime } from "./api.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import { createEventBus, type EventBusController } from "./event-bus.ts";
@@ -34,6 +34,11 @@ export interface LoadExtensionsOptions {
 	timeoutMs?: number;
 	/** Flag names the CLI has itself (without dashes): an extension registering one fails to load. */
 	reservedFlags?: ReadonlySet<string>;
+	/**
+	 * AGENT_TIMING: the rows (set-up, one per file) tile the phase being timed, starting where its
+	 * previous sub-row ended (start-up); otherwise they start here and are measured on their own (/reload).
+	 */
+	tiledRows?: boolean;
 }
 
 export interface LoadExtensionsResult {
@@ -126,9 +131,12 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 	const token = cacheToken(options.cwd);
 	const extensions: Extension[] = [];
 	const errors: ExtensionLoadError[] = [];
-	if (entries.length > 0) await installNativeLoader();
+	const virtualModulesMs = entries.length > 0 ? await installNativeLoader() : 0;
 	// AGENT_TIMING: file rows tile the loop (each starts where the previous one ended), so the
 	// bookkeeping between files, and a collection that lands there, is charged to a file, not lost.
+	// At start-up they continue the phase's rows, after one for the runtime's set-up.
+	const tiled = options.tiledRows === true;
+	if (tiled) tile("loader set-up", virtualModulesMs);
 	let rowEnd = performance.now();
 	for (const entry of entries) {
 		if (entry.missing) {
@@ -136,7 +144,7 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 			continue;
 		}
 		let stage: LoadStage = "import";
-		const started = rowEnd;
+		const started = tiled ? rowCursor() : rowEnd;
 		let imported = started;
 		let factoryMs = 0;
 		try {
@@ -155,7 +163,8 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 			const done = performance.now();
 			if (stage === "import") imported = done;
 			const parts: [string, number][] = [["resolve", entry.resolveMs], ["import", imported - started], ["factory", factoryMs], ["commit", done - imported - factoryMs]];
-			detail(entry.resolvedPath, entry.resolveMs + done - started, parts);
+			if (tiled) tile(entry.resolvedPath, -entry.resolveMs, parts);
+			else detail(entry.resolvedPath, entry.resolveMs + done - started, parts);
 			rowEnd = done;
 		}
 	}

@@ -40,9 +40,9 @@ function virtualModuleTable() {
  * Serve the virtual-module table to Bun's loader (once per process). The loader calls it before its
  * first file so the cost has a row of its own (AGENT_TIMING), not the first extension's import.
  */
-export async function installNativeLoader(): Promise<void> {
+export async function installNativeLoader(): Promise<number> {
 	const g = globalThis as Record<symbol, unknown>;
-	if (g[INSTALLED]) return;
+	if (g[INSTALLED]) return 0;
 	g[INSTALLED] = true;
 	const started = performance.now();
 	const table = await virtualModuleTable();
@@ -62,7 +62,9 @@ export async function installNativeLoader(): Promise<void> {
 			}
 		},
 	});
-	detail("load virtual modules", performance.now() - started);
+	const ms = performance.now() - started;
+	detail("load virtual modules", ms);
+	return ms;
 }
 
 function jiti() {

@@ -3,7 +3,7 @@
 // way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
 import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
 import { ProcessTerminal } from "@earendil-works/pi-tui/dist/terminal.js";
-import { TuiMainScreen } from "@earendil-works/pi-tui/dist/tui-main-screen.js";
+import { Screen } from "./screen.ts";
 import type { Component, Terminal, TUI } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { APP_NAME } from "../../config.ts";
@@ -103,7 +103,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.options = options;
 		this.cwd = options.cwd;
 		this.expanded = options.expanded;
-		this.tui = new TuiMainScreen(options.terminal ?? new ProcessTerminal());
+		this.tui = new Screen(options.terminal ?? new ProcessTerminal());
 		this.done = new Promise((resolve) => (this.finish = resolve));
 		const transcript = new Transcript();
 		transcript.atTop = () => this.layout.header.render(this.tui.terminal.columns).length + this.layout.sections.render(this.tui.terminal.columns).length === 0;
