@@ -1,6 +1,7 @@
 // The `edit` tool: exact-text replacements that must each match once, applied together,
 // keeping the file's line endings and BOM. The result carries a unified diff in details.
-import { access as fsAccess, constants, readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { fsp } from "./fs-async.ts";
 import { type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { unifiedDiff } from "./edit-diff.ts";
 import description from "./edit.md" with { type: "text" };
@@ -34,9 +35,9 @@ export interface EditToolOptions {
 /** The local filesystem; `fs` swaps the calls the atomic save makes (tests inject failures there). */
 export function createLocalEditOperations(fs?: AtomicWriteFs): EditOperations {
 	return {
-		readFile: (absolutePath) => readFile(absolutePath),
+		readFile: (absolutePath) => fsp().readFile(absolutePath),
 		writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content, fs),
-		access: (absolutePath) => fsAccess(absolutePath, constants.R_OK | constants.W_OK),
+		access: (absolutePath) => fsp().access(absolutePath, constants.R_OK | constants.W_OK),
 	};
 }
 

@@ -1,6 +1,6 @@
 // The `find` tool: files whose name or path matches a glob, listed with Bun.Glob over the
 // shared walker (no fd needed), stopping at the result limit.
-import { stat } from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import description from "./find.md" with { type: "text" };
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import { displayPath, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
@@ -30,7 +30,7 @@ export interface FindToolOptions {
 
 export function createLocalFindOperations(cwd: string): FindOperations {
 	return {
-		isDirectory: async (absolutePath) => (await stat(absolutePath)).isDirectory(),
+		isDirectory: async (absolutePath) => (await fsp().stat(absolutePath)).isDirectory(),
 		listFiles: localFileLister(cwd),
 	};
 }

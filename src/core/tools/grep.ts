@@ -1,6 +1,6 @@
 // The `grep` tool: ripgrep when it is on PATH, else a built-in search; either way the same
 // `file:line: text` output, match limit and truncation.
-import { readFile, stat } from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./grep.md" with { type: "text" };
 import { type GrepFiles, type GrepLine, type GrepSearch, type GrepSearchRequest, searchBuiltin } from "./grep-search.ts";
@@ -35,8 +35,8 @@ export interface GrepToolOptions {
 
 export function createLocalGrepOperations(cwd: string): GrepOperations {
 	return {
-		isDirectory: async (absolutePath) => (await stat(absolutePath)).isDirectory(),
-		readFile: (absolutePath) => readFile(absolutePath, "utf8"),
+		isDirectory: async (absolutePath) => (await fsp().stat(absolutePath)).isDirectory(),
+		readFile: (absolutePath) => fsp().readFile(absolutePath, "utf8"),
 		listFiles: localFileLister(cwd),
 	};
 }

@@ -1,5 +1,5 @@
 // The `ls` tool: one directory's entries, sorted, directories with a trailing `/`.
-import { readdir, stat } from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import { join } from "node:path";
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./ls.md" with { type: "text" };
@@ -28,7 +28,7 @@ export interface LsToolOptions {
 }
 
 export function createLocalLsOperations(): LsOperations {
-	return { stat: (absolutePath) => stat(absolutePath), readdir: (absolutePath) => readdir(absolutePath) };
+	return { stat: (absolutePath) => fsp().stat(absolutePath), readdir: (absolutePath) => fsp().readdir(absolutePath) };
 }
 
 /** Case-insensitive name order, ties broken by the exact name so the order is total. */

@@ -1,6 +1,6 @@
 // The `write` tool: create or overwrite a whole file, making parent directories as needed.
 // Serialised per file with edit through withFileMutationQueue.
-import { mkdir } from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import { dirname } from "node:path";
 import { AtomicWriteError, type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
@@ -32,7 +32,7 @@ export function createLocalWriteOperations(fs?: AtomicWriteFs): WriteOperations 
 	return {
 		writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content, fs),
 		mkdir: async (dir) => {
-			await mkdir(dir, { recursive: true });
+			await fsp().mkdir(dir, { recursive: true });
 		},
 	};
 }
