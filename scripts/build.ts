@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { checkModuleSource } from "../src/core/providers/config-check-source.ts";
 import { FROZEN_MODULES, frozenModuleSource } from "./frozen-module.ts";
+import { piTuiBuildPlugin } from "./pi-tui-build-plugin.ts";
 import { writeTypesBundle } from "./types.ts";
 
 export interface BuildOptions {
@@ -94,7 +95,7 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
 		format: "esm",
 		sourcemap: "none",
 		define: { "process.env.AGENT_BUILD_VERSION": JSON.stringify(pkg.version) },
-		plugins: [buildTimePlugin],
+		plugins: [buildTimePlugin, piTuiBuildPlugin],
 		metafile: options.chunkMap !== undefined,
 	});
 	if (!result.success) {
