@@ -137,6 +137,8 @@ async function run(args: Args): Promise<number> {
 		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
 	}
 	if (!detachJson) session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
+	// Session lines found damaged when their message is first read (the context of the first prompt).
+	session.setLoadWarningHandler((w) => writeStderr(`Warning: ${w.message}\n`));
 	mark("create session");
 	const { runPrintMode } = await import("./modes/print.ts");
 	return runPrintMode(session, host, { mode: mode === "json" ? "json" : "text", prompts, images: files.images, detach: detachJson, modelError });
