@@ -157,6 +157,8 @@ async function exportCommand(target: string, output: string | undefined, session
 	const session = SessionManager.open(path);
 	if (session.getEntries().length === 0) throw new UserError(`${path} has no entries to export.`, ["Pass a session file written by agent (or pi), or a session id prefix."]);
 	for (const w of session.getWarnings()) writeStderr(`Warning: ${w.message}\n`);
+	// The page reads the branch's messages: a damaged line found then is reported the same way.
+	session.setWarningHandler((w) => writeStderr(`Warning: ${w.message}\n`));
 	writeStdout(`${exportSessionToHtml(session, output, cwd)}\n`);
 	return 0;
 }
