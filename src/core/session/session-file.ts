@@ -137,12 +137,16 @@ function skippedLine(warning: SessionLoadWarning, timestamp: string): AgentMessa
 
 const MESSAGE_HEAD = '{"type":"message","id":"';
 
+/** What messageHead() read last (one object for every line: no allocation per line). */
+const head = { id: "", parentId: null as string | null, timestamp: "" };
+
 /**
- * A message line's head, read without parsing the line: the entry's id, parent and time, and
- * where its message starts. Undefined when the line is not in the writer's shape (or has escapes
- * in those fields): it is then parsed whole.
+ * A message line's head, read without parsing the line: the entry's id, parent and time.
+ * Undefined when the line is not in the writer's shape (or has escapes in those fields): it is
+ * then parsed whole. `previousId`: the id of the entry before, most often the parent.
  */
-function messageHead(text: string, start: number, end: number): { id: string; parentId: string | null; timestamp: string } | undefined {
+
+function messageHead(text: string, start: number, end: number, previousId: string | undefined): typeof head | undefined {
 	if (!text.startsWith(MESSAGE_HEAD, start) || text.charCodeAt(end - 1) !== 0x7d || text.charCodeAt(end - 2) !== 0x7d) return undefined;
 	const idStart = start + MESSAGE_HEAD.length;
 	const idEnd = text.indexOf('"', idStart);
@@ -150,7 +154,11 @@ function messageHead(text: string, start: number, end: number): { id: string; pa
 	let at = idEnd + 13;
 	let parentId: string | null = null;
 	if (text.startsWith("null", at)) at += 4;
-	else if (text.charCodeAt(at) === 0x22) {
+	else if (previousId !== undefined && text.charCodeAt(at) === 0x22 && text.startsWith(previousId, at + 1) && text.charCodeAt(at + 1 + previousId.length) === 0x22) {
+		// The usual case, a child of the line before: its id string, already a Map key, is the parent.
+		parentId = previousId;
+		at += previousId.length + 2;
+	} else if (text.charCodeAt(at) === 0x22) {
 		const parentEnd = text.indexOf('"', at + 1);
 		if (parentEnd < 0 || parentEnd >= end) return undefined;
 		parentId = text.slice(at + 1, parentEnd);
@@ -164,7 +172,10 @@ function messageHead(text: string, start: number, end: number): { id: string; pa
 	const timestamp = text.slice(timeStart, timeEnd);
 	// An escape means the field is not what the characters say: the full parse decides.
 	if (id.includes("\\") || timestamp.includes("\\") || (parentId !== null && (parentId === "" || parentId.includes("\\")))) return undefined;
-	return { id, parentId, timestamp };
+	head.id = id;
+	head.parentId = parentId;
+	head.timestamp = timestamp;
+	return head;
 }
 
 /**
@@ -172,13 +183,13 @@ function messageHead(text: string, start: number, end: number): { id: string; pa
  * is first read. The line stays in the file's text until then; the entry is an ordinary object
  * (its `message` an own, enumerable property), so copying, serialising and comparing see the message.
  */
-function lazyMessageEntry(head: { id: string; parentId: string | null; timestamp: string }, text: string, start: number, end: number, line: number, file: string, deferred: DeferredBodies): SessionMessageEntry {
+function lazyMessageEntry(id: string, parentId: string | null, timestamp: string, text: string, start: number, end: number, line: number, file: string, deferred: DeferredBodies): SessionMessageEntry {
 	let message: AgentMessage | undefined;
 	const entry = {
 		type: "message" as const,
-		id: head.id,
-		parentId: head.parentId,
-		timestamp: head.timestamp,
+		id,
+		parentId,
+		timestamp,
 		get message(): AgentMessage {
 			if (message === undefined) {
 				deferred.pending--;
@@ -254,9 +265,12 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 	const repeated = (id: string, start: number, end: number, line: number) => {
 		const first = byId.get(id);
 		if (!first) return false;
-		const firstStart = starts[entries.indexOf(first)]!;
-		if (lineAt(firstStart) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${id} repeats line ${lineNumberOf(firstStart)}`);
+		reportRepeat(id, entries.indexOf(first), start, end, line);
 		return true;
+	};
+	const reportRepeat = (id: string, firstIndex: number, start: number, end: number, line: number) => {
+		const firstStart = starts[firstIndex]!;
+		if (lineAt(firstStart) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${id} repeats line ${lineNumberOf(firstStart)}`);
 	};
 	const accept = (e: Record<string, unknown>, start: number, end: number, line: number) => {
 		if (typeof e.id !== "string" || e.id === "") {
@@ -287,15 +301,22 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		if (end === lineStart) continue;
 		// The last line of a file cut off mid-write is parsed at once, so it is reported as torn.
 		if (deferred && raw === null && !(nl < 0 && endsMidLine)) {
-			const head = messageHead(text, lineStart, end);
-			if (head) {
-				if (repeated(head.id, lineStart, end, lineNo)) continue;
-				let parentId = head.parentId;
-				while (parentId !== null && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
-				head.parentId = parentId;
-				const entry = lazyMessageEntry(head, text, lineStart, end, lineNo, file, deferred);
-				deferred.pending++;
+			const h = messageHead(text, lineStart, end, entries.at(-1)?.id);
+			if (h) {
+				let parentId = h.parentId;
+				while (parentId !== null && skippedParents.size > 0 && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
+				const entry = lazyMessageEntry(h.id, parentId, h.timestamp, text, lineStart, end, lineNo, file, deferred);
+				// One Map operation per line: a repeated id shows as a Map that did not grow.
+				const known = byId.size;
 				byId.set(entry.id, entry);
+				if (byId.size === known) {
+					let first = entries.length - 1;
+					while (entries[first]!.id !== entry.id) first--;
+					byId.set(entry.id, entries[first]!);
+					reportRepeat(entry.id, first, lineStart, end, lineNo);
+					continue;
+				}
+				deferred.pending++;
 				entries.push(entry);
 				starts.push(lineStart);
 				continue;
