@@ -17,6 +17,9 @@ import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 import { mark } from "./timing.ts";
 import { keepOutputFilesOf } from "./tools/output-files.ts";
 
+/** What emit returns when no listener was async. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** What the session needs from the model registry. */
 export interface ModelAccess {
 	stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream;
@@ -259,9 +262,28 @@ export class AgentSession {
 		return () => this.listeners.delete(listener);
 	}
 
-	private async emit(event: AgentSessionEvent): Promise<void> {
-		if (event.type === "message_end") this.persist(event.message);
-		for (const listener of this.listeners) await listener(event);
+	/**
+	 * Each listener in turn, awaiting the ones that return a promise. Most return nothing, and an
+	 * event goes out for every streamed delta: those cost no async step.
+	 */
+	private emit(event: AgentSessionEvent): Promise<void> {
+		try {
+			if (event.type === "message_end") this.persist(event.message);
+			const listeners = this.listeners.values();
+			for (let next = listeners.next(); !next.done; next = listeners.next()) {
+				const returned: unknown = next.value(event);
+				if (typeof (returned as PromiseLike<void> | undefined)?.then === "function") return this.emitRest(returned as PromiseLike<void>, listeners, event);
+			}
+			return SETTLED;
+		} catch (error) {
+			// As from an async function: a throw is a rejection.
+			return Promise.reject(error);
+		}
+	}
+
+	private async emitRest(pending: PromiseLike<void>, listeners: Iterator<(event: AgentSessionEvent) => void | Promise<void>>, event: AgentSessionEvent): Promise<void> {
+		await pending;
+		for (let next = listeners.next(); !next.done; next = listeners.next()) await next.value(event);
 	}
 
 	/** The session entry each saved message went into (turn_end's messageEntryId, toolResultEntryIds). */
@@ -395,7 +417,23 @@ export class AgentSession {
 
 	/** The system prompt the next request will use. */
 	getSystemPrompt(): string {
-		return this.systemPromptOverride ?? buildSystemPrompt(this.systemPromptOptions());
+		if (this.systemPromptOverride !== undefined) return this.systemPromptOverride;
+		// Asked before every request and tool batch: built again only when something it is built from changed.
+		const key = this.systemPromptKey();
+		const cached = this.builtPrompt;
+		if (cached && cached.key.length === key.length && cached.key.every((k, i) => k === key[i])) return cached.prompt;
+		const prompt = buildSystemPrompt(this.systemPromptOptions());
+		this.builtPrompt = { key, prompt };
+		return prompt;
+	}
+
+	private builtPrompt: { key: unknown[]; prompt: string } | undefined;
+
+	/** Everything buildSystemPrompt reads, by identity (options are replaced, never changed in place), and today's date. */
+	private systemPromptKey(): unknown[] {
+		const key: unknown[] = [this.promptOptions, this.runPromptOptions, new Date().toISOString().slice(0, 10)];
+		for (const t of this.activeTools()) key.push(t, t.name, t.promptSnippet, t.promptGuidelines);
+		return key;
 	}
 
 	/** This run's changes to the prompt options (before_agent_start handlers'); cleared when the run ends. */

@@ -24,25 +24,34 @@ describe.skipIf(!hasTmux)("interactive built-in commands", () => {
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai, "--models", "mock/mock-model,mock-anthropic/mock-model"]);
 		await term.ready();
 		term.submit("/model");
-		const picker = await term.waitUntil("the model picker", (p) => p.editor.includes("Select a model") && p.editor.includes("[mock-anthropic]"));
 		// The scope first: the two scoped models, the current one ticked.
-		expect(picker.editor).toContain(" Scope: all | scoped  tab switch");
-		expect(picker.editor).toContain(" → ✓ mock-model [mock]\n     mock-model [mock-anthropic]");
+		const picker = await term.waitToPass("the model picker", (p) => {
+			expect(p.editor).toContain("Select a model");
+			expect(p.editor).toContain(" Scope: all | scoped  tab switch");
+			expect(p.editor).toContain(" → ✓ mock-model [mock]\n     mock-model [mock-anthropic]");
+		});
 		expect(picker.editor).not.toContain("mock-reasoner");
 		term.keys("Tab");
 		await term.waitUntil("every model", (p) => p.editor.includes("mock-reasoner [mock]"));
 		term.type("reas");
-		const filtered = await term.waitUntil("the filtered list", (p) => p.editor.includes(" › reas") && !p.editor.includes("[mock-anthropic]"));
-		expect(filtered.editor).toContain(" →   mock-reasoner [mock]");
+		await term.waitToPass("the filtered list", (p) => {
+			expect(p.editor).toContain(" › reas");
+			expect(p.editor).not.toContain("[mock-anthropic]");
+			expect(p.editor).toContain(" →   mock-reasoner [mock]");
+		});
 		term.keys("Enter");
-		const picked = await term.waitForAbove(" Model: mock/mock-reasoner");
-		expect(footerModel(picked.below)).toBe("mock/mock-reasoner • off");
+		await term.waitToPass("the picked model", (p) => {
+			expect(p.above).toEndWith(" Model: mock/mock-reasoner");
+			expect(footerModel(p.below)).toBe("mock/mock-reasoner • off");
+		});
 		// ctrl+p: the next model of the scope (from outside it, the first).
 		term.keys("C-p");
 		await term.waitUntil("the first scoped model", (p) => footerModel(p.below) === "mock/mock-model");
 		term.keys("C-p");
-		const second = await term.waitUntil("the second scoped model", (p) => footerModel(p.below) === "mock-anthropic/mock-model • off");
-		expect(second.above).toEndWith(" Model: mock-anthropic/mock-model • thinking off (2/2 in the --models scope)");
+		await term.waitToPass("the second scoped model", (p) => {
+			expect(footerModel(p.below)).toBe("mock-anthropic/mock-model • off");
+			expect(p.above).toEndWith(" Model: mock-anthropic/mock-model • thinking off (2/2 in the --models scope)");
+		});
 		term.keys(...SHIFT_CTRL_P);
 		await term.waitUntil("back to the first", (p) => footerModel(p.below) === "mock/mock-model");
 		// The model a prompt goes to is the one picked.
@@ -83,29 +92,35 @@ export default function (pi) {
 		term.keys("Up", "Up", "Up", "Enter");
 		await term.waitUntil("the summary question", (p) => p.editor.includes("Summarize branch?"));
 		term.keys("Enter");
-		const moved = await term.waitForAbove(" Moved to user: first question");
-		expect(moved.editor).toBe("first question");
+		await term.waitToPass("the move", (p) => {
+			expect(p.above).toEndWith(" Moved to user: first question");
+			expect(p.editor).toBe("first question");
+		});
 		term.keys("C-u");
 		world.mock.script({ text: "Answer three." });
 		term.submit("another question");
 		await term.waitFor("Answer three.");
 		term.submit("/tree");
-		const tree = await term.waitUntil("the forked tree", (p) => p.editor.includes("Answer three. ← current"));
 		// The branch you are on comes first, the other one beside it.
-		expect(tree.editor).toContain(
-			[
-				"   ├─ • user: another question",
-				" → │  • assistant: Answer three. ← current",
-				"   └─   user: first question",
-				"        assistant: Answer one.",
-				"        user: second question",
-				"        assistant: Answer two.",
-			].join("\n"),
+		await term.waitToPass("the forked tree", (p) =>
+			expect(p.editor).toContain(
+				[
+					"   ├─ • user: another question",
+					" → │  • assistant: Answer three. ← current",
+					"   └─   user: first question",
+					"        assistant: Answer one.",
+					"        user: second question",
+					"        assistant: Answer two.",
+				].join("\n"),
+			),
 		);
 		// Search narrows the rows.
 		term.type("two");
-		const searched = await term.waitUntil("the search", (p) => p.editor.includes(" › two") && !p.editor.includes("Answer three"));
-		expect(searched.editor).toContain("\n →      assistant: Answer two.\n");
+		await term.waitToPass("the search", (p) => {
+			expect(p.editor).toContain(" › two");
+			expect(p.editor).not.toContain("Answer three");
+			expect(p.editor).toContain("\n →      assistant: Answer two.\n");
+		});
 		// shift+l labels the entry; the label shows in the tree and is saved in the session.
 		term.keys("L");
 		await term.waitUntil("the label input", (p) => p.editor.includes("Label (empty to remove):"));
@@ -141,9 +156,11 @@ export default function (pi) {
 			await term.waitFor("EXIT=0");
 		}
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai, "-r"]);
-		const picker = await term.waitUntil("the resume picker", (p) => p.editor.includes("Resume a session") && p.editor.includes("bananas"));
 		// Newest first: first message, age, messages, size.
-		expect(picker.editor).toMatch(/ → tell me about bananas +\d+s ago · 2 messages · [\d.]+ KB\n   tell me about apples +\d+s ago · 2 messages · [\d.]+ KB/);
+		await term.waitToPass("the resume picker", (p) => {
+			expect(p.editor).toContain("Resume a session");
+			expect(p.editor).toMatch(/ → tell me about bananas +\d+s ago · 2 messages · [\d.]+ KB\n   tell me about apples +\d+s ago · 2 messages · [\d.]+ KB/);
+		});
 		term.type("appl");
 		await term.waitUntil("the search", (p) => p.editor.includes(" › appl") && !p.editor.includes("bananas"));
 		term.keys("Enter");
@@ -233,10 +250,12 @@ export default function (pi) {
 		term.submit("/extensions");
 		await term.waitForAbove(`[Extensions]\n  path\n    ${ext}`);
 		term.submit("/help");
-		const help = await term.waitFor("Extension commands");
-		expect(help).toMatch(/\n {3}\/hotkeys +Show every key binding, extension shortcuts too\n/);
-		expect(help).toMatch(/\n {3}\/copy +Copy the last answer to the clipboard\n/);
-		expect(help).toMatch(/\n {3}\/hello +\[t\] Say hello\n/);
+		await term.waitToPass("the help", (_p, help) => {
+			expect(help).toMatch(/\n {3}\/hotkeys +Show every key binding, extension shortcuts too\n/);
+			expect(help).toMatch(/\n {3}\/copy +Copy the last answer to the clipboard\n/);
+			expect(help).toContain("Extension commands");
+			expect(help).toMatch(/\n {3}\/hello +\[t\] Say hello\n/);
+		});
 		term.submit("/quit");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

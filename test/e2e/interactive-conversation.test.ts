@@ -3,6 +3,7 @@
 // aborting a run, steering and follow-ups while it streams, `!cmd` / `!!cmd` in and out of the
 // context, and the session commands.
 import { describe, expect, test } from "bun:test";
+import { heldTurn } from "../support/held-turn.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
@@ -26,9 +27,9 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.ready();
 		term.submit("run it");
-		const done = await term.waitForAbove(" That is all.");
-		expect(done.above).toEndWith(
-			[
+		await term.waitToPass("the whole answer", (p) =>
+			expect(p.above).toEndWith(
+				[
 				" › run it",
 				"",
 				" ∴ Thinking (2 lines, ctrl+o to expand)",
@@ -50,7 +51,8 @@ describe.skipIf(!hasTmux)("interactive conversation", () => {
 				" ```",
 				"",
 				" That is all.",
-			].join("\n"),
+				].join("\n"),
+			),
 		);
 		expect(readMessages(world.mock.requests[1]!).at(-1)).toMatchObject({ role: "toolResult", text: "one\ntwo\nthree" });
 		// ctrl+o expands thinking and the result where they are.
@@ -122,16 +124,8 @@ export default function (pi) {
 
 	test("Enter while streaming steers, Alt+Enter queues a follow-up", async () => {
 		await using world = await mockWorld();
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		world.mock.script(
-			async () => {
-				await released;
-				return { text: "First answer." };
-			},
-			{ text: "Steered answer." },
-			{ text: "Follow-up answer." },
-		);
+		const first = heldTurn("First answer.");
+		world.mock.script(first.turn, { text: "Steered answer." }, { text: "Follow-up answer." });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.ready();
 		term.submit("start");
@@ -141,7 +135,7 @@ export default function (pi) {
 		term.keys("M-Enter");
 		const queued = await term.waitFor("↳ follow-up: and later that");
 		expect(queued).toContain(" ↳ steer: also this\n ↳ follow-up: and later that\n");
-		release();
+		first.release();
 		await term.waitFor("Follow-up answer.");
 		expect(userTexts(world, 1)).toEqual(["start", "also this"]);
 		expect(userTexts(world, 2)).toEqual(["start", "also this", "and later that"]);
@@ -181,17 +175,20 @@ export default function (pi) {
 		const stats = await term.waitFor("   Cost");
 		expect(stats).toContain("   Name      Demo\n   Model     mock/mock-model · thinking off\n   Messages  2 user, 2 assistant, 0 tool calls, 4 in all\n");
 		term.submit("/fork");
-		const fork = await term.waitUntil("the fork picker", (_p, screen) => screen.includes("first question") && screen.includes("Fork from which message?"));
-		expect(fork.editor).toContain(" Fork from which message?\n\n→ second question\n  first question");
+		await term.waitToPass("the fork picker", (p) => expect(p.editor).toContain(" Fork from which message?\n\n→ second question\n  first question"));
 		term.keys("Enter");
-		const forked = await term.waitForAbove(" Forked into a new session. The message is back in the input: edit it and press Enter.\n\n › first question\n\n Answer one.");
-		expect(forked.editor).toBe("second question");
+		await term.waitToPass("the fork", (p) => {
+			expect(p.above).toEndWith(" Forked into a new session. The message is back in the input: edit it and press Enter.\n\n › first question\n\n Answer one.");
+			expect(p.editor).toBe("second question");
+		});
 		term.keys("C-u");
 		term.submit("/new");
 		await term.waitForAbove(" New session started.");
 		term.submit("/resume");
-		const resume = await term.waitUntil("the resume picker", (p) => p.editor.includes("Resume a session"));
-		expect(resume.editor).toMatch(/ → Demo: first question +\d+s ago · 4 messages · [\d.]+ KB/);
+		await term.waitToPass("the resume picker", (p) => {
+			expect(p.editor).toContain("Resume a session");
+			expect(p.editor).toMatch(/ → Demo: first question +\d+s ago · 4 messages · [\d.]+ KB/);
+		});
 		term.keys("Enter");
 		await term.waitForAbove(" Resumed Demo\n\n › first question\n\n Answer one.\n\n › second question\n\n Answer two.");
 		term.submit("/tree");
@@ -202,8 +199,10 @@ export default function (pi) {
 		await term.waitUntil("the summary question", (p) => p.editor.includes("Summarize branch?"));
 		term.keys("Enter");
 		// Moving to a user message goes to just before it, with its text back in the input.
-		const moved = await term.waitForAbove(" Moved to user: second question\n\n › first question\n\n Answer one.");
-		expect(moved.editor).toBe("second question");
+		await term.waitToPass("the move", (p) => {
+			expect(p.above).toEndWith(" Moved to user: second question\n\n › first question\n\n Answer one.");
+			expect(p.editor).toBe("second question");
+		});
 		term.keys("C-u", "C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
@@ -239,7 +238,11 @@ describe.skipIf(!hasTmux)("interactive screen", () => {
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai], { width: 60 });
 		await term.ready();
 		term.submit("explain");
-		const screen = await term.waitForAbove("└───────┴───────┘");
+		// The table's last line and the usage in the footer (given when the answer ends): the whole frame.
+		const screen = await term.waitToPass("the table and the usage", (p) => {
+			expect(p.above).toEndWith("└───────┴───────┘");
+			expect(p.below).toMatch(/\n↑1\.2k ↓56 /);
+		});
 		const lines = screen.above.split("\n");
 		expect(lines.every((l) => l.length <= 60)).toBe(true);
 		// Words are kept whole: the paragraph reads the same once the lines are joined again.
@@ -268,7 +271,9 @@ describe.skipIf(!hasTmux)("interactive screen", () => {
 		await term.ready();
 		term.submit("show code");
 		await term.waitFor("const answer");
-		const coloured = term.colouredScreen();
+		// The highlighted line (its colours may come a frame after its text).
+		let coloured = "";
+		await term.waitUntil("the highlighted code", () => /\x1b\[38;[25];[\d;]+m42\x1b\[39m/.test((coloured = term.colouredScreen())));
 		// `const` and `42` each get a colour of their own (highlight.js keyword and number scopes).
 		const keyword = /\x1b\[38;[25];[\d;]+mconst\x1b\[39m/.exec(coloured);
 		const number = /\x1b\[38;[25];[\d;]+m42\x1b\[39m/.exec(coloured);
@@ -309,9 +314,10 @@ describe.skipIf(!hasTmux)("interactive screen", () => {
 			id = /To resume this session: agent --session (\S+)\nEXIT=0/.exec(end)![1]!;
 		}
 		await using again = new Terminal(world, ["-ne", "-c"]);
-		const resumed = await again.ready();
-		expect(resumed.above).toContain(" › look at @src/parser.ts\n\n Read it.");
-		expect(resumed.below).toContain("mock/mock-model");
+		await again.waitToPass("the conversation so far", (p) => {
+			expect(p.above).toContain(" › look at @src/parser.ts\n\n Read it.");
+			expect(p.below).toContain("mock/mock-model");
+		});
 		again.submit("and now?");
 		await again.waitForAbove(" › and now?\n\n Still here.");
 		again.keys("C-d");

@@ -73,8 +73,10 @@ describe.skipIf(!hasTmux)("interactive editor", () => {
 		await using term = new Terminal(world, ["-ne", "-e", ext, "--model", MODEL.openai]);
 		await term.ready();
 		term.type("/deploy ");
-		const menu = await term.waitUntil("the argument menu", (p) => p.below.includes("staging") && p.below.includes("production"));
-		expect(menu.below).toMatch(/→ staging +to staging/);
+		await term.waitToPass("the argument menu", (p) => {
+			expect(p.below).toMatch(/→ staging +to staging/);
+			expect(p.below).toContain("production");
+		});
 		term.type("pro");
 		await term.waitUntil("one argument left", (p) => p.below.includes("production") && !p.below.includes("staging"));
 		term.keys("Tab");
@@ -102,11 +104,15 @@ describe.skipIf(!hasTmux)("interactive editor", () => {
 		term.keys("Tab");
 		await term.waitForEditor("/thinking high");
 		term.keys("Enter");
-		const set = await term.waitForAbove(" Thinking level: high");
-		expect(set.below).toMatch(/mock\/mock-reasoner • high\s*$/m);
+		await term.waitToPass("the level set", (p) => {
+			expect(p.above).toEndWith(" Thinking level: high");
+			expect(p.below).toMatch(/mock\/mock-reasoner • high\s*$/m);
+		});
 		term.keys("BTab");
-		const next = await term.waitUntil("the next level", (p) => /mock\/mock-reasoner • xhigh\s*$/m.test(p.below));
-		expect(next.above).toContain("Thinking level: xhigh");
+		await term.waitToPass("the next level", (p) => {
+			expect(p.below).toMatch(/mock\/mock-reasoner • xhigh\s*$/m);
+			expect(p.above).toContain("Thinking level: xhigh");
+		});
 		term.submit("/thinking nonsense");
 		await term.waitForAbove(' Error: Unknown thinking level "nonsense". Use one of: off, minimal, low, medium, high, xhigh.');
 		term.keys("C-d");

@@ -14,8 +14,7 @@ describe.skipIf(!hasTmux || !hasGit)("interactive footer", () => {
 		expect(git.exitCode).toBe(0);
 		world.mock.script({ text: "Counted.", usage: { input: 1200, output: 34 } });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
-		const start = await term.ready();
-		expect(start.below).toMatch(/^\/tmp\/\S+\/project \(feature-x\)\n↑0 ↓0 \$0\.000 \S+%\/100k +mock\/mock-model/m);
+		await term.waitToPass("the footer", (p) => expect(p.below).toMatch(/^\/tmp\/\S+\/project \(feature-x\)\n↑0 ↓0 \$0\.000 \S+%\/100k +mock\/mock-model/m));
 		term.submit("!git checkout -q -b second");
 		await term.waitUntil("the new branch", (p) => p.below.includes("project (second)\n"));
 		term.submit("/name Footer demo");

@@ -82,8 +82,10 @@ describe.skipIf(!hasTmux)("interactive images", () => {
 			await term.waitFor("EXIT=0");
 		}
 		await using again = new Terminal(world, ["-ne", "-c"]);
-		const resumed = await again.ready();
-		expect(resumed.above).toContain("   [Image: [image/png] 2x3]\n\n Nice picture.");
+		await again.waitToPass("the resumed conversation", (p) => {
+			expect(p.above).toContain("   [Image: [image/png] 2x3]\n\n Nice picture.");
+			expect(p.below).not.toBe("");
+		});
 		again.keys("C-d");
 		await again.waitFor("EXIT=0");
 	}, TIMEOUT);

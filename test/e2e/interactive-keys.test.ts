@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { heldTurn } from "../support/held-turn.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 import { MODEL, mockWorld } from "../support/world.ts";
@@ -29,8 +30,10 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 		{
 			// --session <id> opens on the conversation, and its prompts are the history.
 			await using again = new Terminal(world, ["-ne", "--session", id]);
-			const resumed = await again.ready();
-			expect(resumed.above).toContain(" › first prompt\n\n One.\n\n › second prompt\n\n Two.");
+			await again.waitToPass("the conversation", (p) => {
+				expect(p.above).toContain(" › first prompt\n\n One.\n\n › second prompt\n\n Two.");
+				expect(p.below).not.toBe("");
+			});
 			again.keys("Up");
 			await again.waitForEditor("second prompt");
 			again.keys("Up");
@@ -77,15 +80,8 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 
 	test("alt+up takes the queued messages back into the input; they are not sent", async () => {
 		await using world = await mockWorld();
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		world.mock.script(
-			async () => {
-				await released;
-				return { text: "First answer." };
-			},
-			{ text: "Later answer." },
-		);
+		const first = heldTurn("First answer.");
+		world.mock.script(first.turn, { text: "Later answer." });
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
 		await term.ready();
 		term.keys("M-Up");
@@ -98,10 +94,12 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 		await term.waitFor("↳ follow-up: follow two");
 		term.type("typed");
 		term.keys("M-Up");
-		const back = await term.waitForEditor("steer one\n\nfollow two\n\ntyped");
+		const back = await term.waitToPass("the queue back in the input", (p) => {
+			expect(p.editor.trimEnd()).toBe("steer one\n\nfollow two\n\ntyped");
+			expect(p.above).toContain("2 queued messages back in the input.");
+		});
 		expect(back.above).not.toContain("↳ steer:");
-		expect(back.above).toContain("2 queued messages back in the input.");
-		release();
+		first.release();
 		await term.waitUntil("the first answer", (p) => p.above.includes(" First answer."));
 		expect(world.mock.requests).toHaveLength(1);
 		term.keys("C-c");
@@ -135,9 +133,11 @@ describe.skipIf(!hasTmux)("interactive keys", () => {
 			JSON.stringify({ "app.session.new": "alt+n", "app.thinking.toggle": [], "app.nope": "ctrl+x", "app.session.tree": "ctrl+shift+banana" }),
 		);
 		await using term = new Terminal(world, ["-ne", "--model", MODEL.openai]);
-		const start = await term.ready();
-		expect(start.above).toContain('~/.agent/keybindings.json: "app.nope" is not an action; /hotkeys lists them.');
-		expect(start.above).toContain('~/.agent/keybindings.json: "app.session.tree": "ctrl+shift+banana" is not a key');
+		await term.waitToPass("the warnings", (p) => {
+			expect(p.above).toContain('~/.agent/keybindings.json: "app.nope" is not an action; /hotkeys lists them.');
+			expect(p.above).toContain('~/.agent/keybindings.json: "app.session.tree": "ctrl+shift+banana" is not a key');
+			expect(p.below).not.toBe("");
+		});
 		term.submit("think");
 		await term.waitForAbove(" Answer.");
 		// ctrl+t is unbound: thinking stays collapsed.

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { TempWorld } from "../support/agent.ts";
+import { heldTurn } from "../support/held-turn.ts";
 import { hasTmux, Terminal } from "../support/terminal.ts";
 
 const TIMEOUT = 30_000;
@@ -43,17 +44,17 @@ export default function (pi) {
 `,
 		);
 		await using term = new Terminal(world, ["-ne", "-e", ext]);
-		const start = await term.waitUntil("the widgets", (p) => p.below.startsWith(" widget below\n"));
-		expect(start.above).toEndWith(" widget above");
-		// Status texts go under the footer's figures.
-		expect(start.below).toEndWith("\nstatus: ready");
+		await term.waitToPass("the widgets", (p) => {
+			expect(p.below).toStartWith(" widget below\n");
+			expect(p.above).toEndWith(" widget above");
+			// Status texts go under the footer's figures.
+			expect(p.below).toEndWith("\nstatus: ready");
+		});
 		term.submit("/pick");
-		const pick = await term.waitUntil("the select dialog", (_p, screen) => screen.includes("Pick a colour") && screen.includes("  blue"));
 		// Drawn as pi draws it: the title, the options with → before the chosen one, the key hints.
-		expect(pick.editor).toContain("\n Pick a colour\n\n → red\n   green\n   blue\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n");
+		await term.waitToPass("the select dialog", (p) => expect(p.editor).toContain("\n Pick a colour\n\n → red\n   green\n   blue\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n"));
 		term.keys("Down", "Enter");
-		const confirm = await term.waitUntil("the confirm dialog", (p) => p.editor.includes("Use green?"));
-		expect(confirm.editor).toContain("\n Really?\n Use green?\n\n → Yes\n   No\n");
+		await term.waitToPass("the confirm dialog", (p) => expect(p.editor).toContain("\n Really?\n Use green?\n\n → Yes\n   No\n"));
 		term.keys("Enter");
 		await term.waitForAbove(" picked green, sure: true\n\n widget above");
 		term.submit("/hurry");
@@ -113,9 +114,12 @@ export default function (pi) {
 		term.type("+++");
 		await term.waitUntil("three", (_p, screen) => screen.includes("overlay count: 3"));
 		term.keys("Enter");
-		const after = await term.waitForAbove(" overlay gave 3");
-		expect(term.screen()).not.toContain("overlay count");
-		expect(after.editor).toBe("");
+		const after = await term.waitToPass("the overlay's result", (p) => {
+			expect(p.above).toEndWith(" overlay gave 3");
+			expect(p.editor).toBe("");
+			expect(p.below).not.toBe("");
+		});
+		expect(after.above + after.editor + after.below).not.toContain("overlay count");
 		term.type("draft");
 		term.keys("C-u");
 		term.submit("/inline");
@@ -311,12 +315,8 @@ describe.skipIf(!hasTmux)("interactive extension UI: input and the working line"
 	test("onTerminalInput sees keys first and may take them; pasteToEditor, setEditorText; working message and hidden-thinking label", async () => {
 		const { mockWorld, MODEL } = await import("../support/world.ts");
 		await using world = await mockWorld();
-		let release!: () => void;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		world.mock.script(async () => {
-			await released;
-			return { thinking: "secret plan", text: "Done thinking." };
-		});
+		const held = heldTurn({ thinking: "secret plan", text: "Done thinking." });
+		world.mock.script(held.turn);
 		const ext = world.write(
 			"input.ts",
 			`export default function (pi) {
@@ -341,7 +341,7 @@ describe.skipIf(!hasTmux)("interactive extension UI: input and the working line"
 		term.submit("think");
 		// pi draws the working status in the editor's top border.
 		await term.waitUntil("the working message", (_p, screen) => /\n── \S+ Crunching numbers ─+\n/.test(screen));
-		release();
+		held.release();
 		const done = await term.waitForAbove(" Done thinking.");
 		expect(done.above).toContain(" ∴ Pondering (1 line, ctrl+o to expand)");
 		expect(done.above).not.toContain("secret plan");

@@ -2,6 +2,7 @@
 // walk-through word for word, the start-up list (compact, and expanded in place with ctrl+o),
 // completion markers, shortcuts, /reload, `!cmd`, quietStartup, the way out and the fallback.
 import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { TempWorld } from "../support/agent.ts";
@@ -46,8 +47,10 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 		);
 		// Step 3: ctrl+o expands the list in place, grouped by source (and says so, as pi 1.6 does).
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the expanded list", (p) => p.above.includes(`[Extensions]\n  path\n    ${hello}\n`));
-		expect(expanded.above).toEndWith(' Then "agent --list-models" shows the models you can use.\n\n Tool output: expanded');
+		await term.waitToPass("the expanded list", (p) => {
+			expect(p.above).toContain(`[Extensions]\n  path\n    ${hello}\n`);
+			expect(p.above).toEndWith(' Then "agent --list-models" shows the models you can use.\n\n Tool output: expanded');
+		});
 		// Step 4: /hello completes with its source marker; Enter runs it and its notify line shows
 		// (taking the place of the status line just before it, as pi's back-to-back statuses do).
 		term.type("/hello");
@@ -98,24 +101,27 @@ describe.skipIf(!hasTmux)("interactive mode", () => {
 			].join("\n"),
 		);
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the expanded list", (p) => p.above.includes("  user\n"));
-		expect(expanded.above).toContain(
-			[
-				"[Extensions]",
-				"  project",
-				`    ${world.cwd}/.agent/extensions/dirext`,
-				`    ${proj}`,
-				"  user",
-				"    ~/.agent/extensions/user-ext.ts",
-				"  path",
-				`    ${cli}`,
-			].join("\n"),
+		await term.waitToPass("the expanded list", (p) =>
+			expect(p.above).toContain(
+				[
+					"[Extensions]",
+					"  project",
+					`    ${world.cwd}/.agent/extensions/dirext`,
+					`    ${proj}`,
+					"  user",
+					"    ~/.agent/extensions/user-ext.ts",
+					"  path",
+					`    ${cli}`,
+				].join("\n"),
+			),
 		);
 		term.type("/cmd");
-		const menu = await term.waitUntil("the /cmd menu", (p) => p.editor === "/cmd" && p.below.includes("clicmd"));
-		expect(menu.below).toContain("projcmd     [p] Project command");
-		expect(menu.below).toContain("usercmd     [u] User command");
-		expect(menu.below).toContain("clicmd      [t] CLI command");
+		await term.waitToPass("the /cmd menu", (p) => {
+			expect(p.editor).toBe("/cmd");
+			expect(p.below).toContain("projcmd     [p] Project command");
+			expect(p.below).toContain("usercmd     [u] User command");
+			expect(p.below).toContain("clicmd      [t] CLI command");
+		});
 		term.keys("C-u", "C-t");
 		await term.waitForAbove(" Warning: shortcut fired");
 		term.type("/model");
@@ -221,7 +227,9 @@ export default function (pi) {
 		);
 		const term = new Terminal(world, ["-ne", "-e", ext]);
 		await term.waitForAbove("shows the models you can use.");
-		const pid = Number(/pid (\d+)/.exec(await Bun.file(log).text())![1]);
+		// session_start is told the pid; the screen being up does not say the handler has run.
+		await term.waitUntil("session_start in the log", () => existsSync(log) && /pid \d+\n/.test(readFileSync(log, "utf8")));
+		const pid = Number(/pid (\d+)/.exec(readFileSync(log, "utf8"))![1]);
 		term.close();
 		const alive = () => {
 			try {
@@ -231,7 +239,8 @@ export default function (pi) {
 				return false;
 			}
 		};
-		for (let i = 0; i < 100 && alive(); i++) await Bun.sleep(50);
+		const deadline = Date.now() + 15_000;
+		while (alive() && Date.now() < deadline) await Bun.sleep(50);
 		expect(alive()).toBe(false);
 		expect(await Bun.file(log).text()).toBe(`pid ${pid}\nshutdown quit\n`);
 	}, TIMEOUT);

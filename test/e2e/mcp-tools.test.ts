@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMessages, readToolNames } from "../support/mock-llm.ts";
 import { everythingStdio, filesystemStdio, mcpJson, startEverythingHttp } from "../support/mcp-servers.ts";
+import { RpcAgent } from "../support/rpc.ts";
 import { MODEL, mockWorld, sessionMessages } from "../support/world.ts";
 
 function toolResults(request: Parameters<typeof readMessages>[0]) {
@@ -116,14 +117,28 @@ describe("MCP tools over stdio", () => {
 		await using world = await mockWorld();
 		// Progress every 250 ms; the call takes 4.5 s against a 3 s timeout.
 		world.write("home/.agent/mcp.json", mcpJson({ everything: everythingStdio({ timeout: 3 }) }));
-		world.mock.script({ toolCalls: [{ name: "mcp__everything__trigger_long_running_operation", arguments: { duration: 4.5, steps: 18 } }] }, { text: "waited" });
-		const r = await world.run(["--model", MODEL.openai, "--mode", "json", "-p", "long"]);
-		expect(r.code).toBe(0);
-		expect(toolResults(world.mock.requests[1]!)[0]!.text).toBe("Long running operation completed. Duration: 4.5 seconds, Steps: 18.");
-		const updates = r.stdout.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "tool_execution_update");
+		await using rpc = new RpcAgent(world, ["--model", MODEL.openai, "--no-session"]);
+		// A run waits for a starting server at most its timeout, and on a loaded machine node may take
+		// longer than 3 s to start it: ask until its tools are declared (the start itself is not timed out).
+		const tool = "mcp__everything__trigger_long_running_operation";
+		for (const deadline = Date.now() + 30_000; ; ) {
+			world.mock.script({ text: "ready" });
+			const from = rpc.records.length;
+			await rpc.request({ type: "prompt", message: "ready?" });
+			await rpc.event("agent_end", from);
+			if (readToolNames(world.mock.lastRequest()).includes(tool)) break;
+			if (Date.now() > deadline) throw new Error(`${tool} never declared:\n${rpc.stderr}`);
+		}
+		world.mock.script({ toolCalls: [{ name: tool, arguments: { duration: 4.5, steps: 18 } }] }, { text: "waited" });
+		const from = rpc.records.length;
+		await rpc.request({ type: "prompt", message: "long" });
+		await rpc.event("agent_end", from);
+		expect(toolResults(world.mock.lastRequest())[0]!.text).toBe("Long running operation completed. Duration: 4.5 seconds, Steps: 18.");
+		const updates = rpc.all("tool_execution_update", from);
 		// Each progress notification is a tool_execution_update with the progress as its text.
 		expect(updates.length).toBeGreaterThan(0);
 		for (const u of updates) expect(u.partialResult.content[0].text).toMatch(/^\d+\/18$/);
+		expect(await rpc.end()).toBe(0);
 	});
 
 	test("--tools with mcp__ patterns keeps only matching MCP tools; without them MCP tools stay; -nt drops them", async () => {

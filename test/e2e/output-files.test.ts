@@ -2,8 +2,9 @@
 // files no saved session entry refers to are removed (50 runs leave none); those a session refers
 // to are kept for it, within an age and a total size (settings `outputFiles`), oldest removed first.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { everythingStdio, mcpJson } from "../support/mcp-servers.ts";
 import { MODEL, type MockWorld, mockWorld, readSessionLines } from "../support/world.ts";
 
 const model = ["-ne", "--model", MODEL.openai];
@@ -76,6 +77,46 @@ describe("cut-off output files", () => {
 		const left = outputFiles(world).map((n) => join(tmp, n));
 		expect(left.sort()).toEqual(kept.slice(-2).sort());
 		expect(left.reduce((sum, f) => sum + statSync(f).size, 0)).toBeLessThan(0.45 * 1024 * 1024);
+	});
+
+	test("an MCP result's binary content goes to a temp file swept the same way: removed after a run without a session, kept for a saved one", async () => {
+		await using world = await mockWorld();
+		world.write("home/.agent/mcp.json", mcpJson({ everything: everythingStdio() }));
+		const tmp = join(world.root, "tmp");
+		mkdirSync(tmp, { recursive: true });
+		// One an older run left past the age limit goes; a pasted image's file is not ours to sweep.
+		const old = join(tmp, "agent-mcp-0123456789ab.plain");
+		const pasted = join(tmp, "agent-clipboard-0a1b2c3d-1e2f-4a5b-8c9d-0123456789ab.png");
+		const eightDaysAgo = (Date.now() - 8 * 24 * 3_600_000) / 1000;
+		for (const file of [old, pasted]) {
+			writeFileSync(file, "left by an older run\n");
+			utimesSync(file, eightDaysAgo, eightDaysAgo);
+		}
+		const blob = () => world.mock.script({ toolCalls: [{ name: "mcp__everything__get_resource_reference", arguments: { resourceType: "Blob", resourceId: 2 } }] }, { text: "done" });
+		const savedPath = () => {
+			const body = JSON.stringify(world.mock.lastRequest().body);
+			const match = /saved to (\/[^\]"\\]+)\]/.exec(body);
+			if (!match) throw new Error(`no saved path in the request: ${body.slice(0, 600)}`);
+			return match[1]!;
+		};
+		const mcpFiles = () => readdirSync(tmp).filter((n) => n.startsWith("agent-mcp-")).sort();
+
+		blob();
+		expect(await world.run([...model, "--no-session", "-p", "get the blob"])).toEqual({ stdout: "done\n", stderr: "", code: 0 });
+		const unsaved = savedPath();
+		expect(unsaved).toMatch(new RegExp(`^${tmp}/agent-mcp-[0-9a-f]{12}\\.plain$`));
+		expect(existsSync(unsaved)).toBe(false);
+		expect(existsSync(old)).toBe(false);
+		expect(existsSync(pasted)).toBe(true);
+		expect(mcpFiles()).toEqual([]);
+
+		blob();
+		expect(await world.run([...model, "-p", "get the blob"])).toEqual({ stdout: "done\n", stderr: "", code: 0 });
+		const kept = savedPath();
+		expect(readFileSync(kept, "utf8")).toStartWith("Resource 2: This is a base64 blob");
+		const result = readSessionLines(world.onlySessionFile()).find((e) => e.type === "message" && e.message.role === "toolResult");
+		expect(result.message.details.savedFiles).toEqual([kept]);
+		expect(mcpFiles()).toEqual([kept.slice(tmp.length + 1)]);
 	});
 
 	test("a wrong outputFiles setting names the file", async () => {

@@ -2,7 +2,7 @@
 // 127.0.0.1, load the package's extension, skill and prompt template, update, remove; `-e npm:`
 // for one run; untrusted project packages neither installed nor loaded; failures at start-up.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readMessages, readToolNames, type RecordedRequest } from "../support/mock-llm.ts";
 import { startGitRemote, type GitRemote } from "../support/git-remote.ts";
@@ -363,6 +363,39 @@ describe("git packages", () => {
 		expect(r.stderr).toBe(
 			`Error: Could not install git:${remote.url}: git is not installed (not found on PATH), and git sources need it. Install git, or use an npm source (npm:<name>), which needs nothing else.\n`,
 		);
+	});
+
+	test("-e git:<repo> loads a package for one run from a local bare repository, cached under ~/.agent/tmp/packages, settings untouched; @ref pins a commit", async () => {
+		await using world = await mockWorld();
+		const env = envFor(world, registry);
+		await using local = await startGitRemote("demo/once");
+		const first = await local.commit(writePackage(world, "once-1", "1.0.0", "once from git"), "first");
+		const source = `git:file://${local.bareDir}`;
+		const r = await world.run(["-e", source, "-p", "/hello"], { env });
+		expect(r).toEqual({ stdout: "", stderr: `Installing ${source}…\nInfo: ONCE FROM GIT\n`, code: 0 });
+		const cache = join(world.agentDir, "tmp/packages/git/local");
+		const [dir] = readdirSync(cache, { recursive: true, withFileTypes: true })
+			.filter((e) => e.isDirectory() && e.name === ".git")
+			.map((e) => e.parentPath);
+		expect(dir).toBeDefined();
+		expect(Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: dir }).stdout.toString().trim()).toBe(first);
+		expect(existsSync(join(world.agentDir, "settings.json"))).toBe(false);
+		// Its extension, skill and prompt all take part in a run.
+		world.mock.script({ text: "ok" });
+		expect(await world.run(["-e", source, "-p", "/hi Al", "--model", MODEL.openai], { env })).toEqual({ stdout: "ok\n", stderr: "", code: 0 });
+		const request = chats(world).at(-1)!;
+		expect(readToolNames(request)).toContain("pkg_tool");
+		expect(readMessages(request).find((m) => m.role === "system")!.text).toContain('<skill name="greet" location="');
+		expect(readMessages(request).at(-1)!.text).toBe("Say hi to Al (once from git).");
+		// A new commit within the day: the cached checkout runs, nothing is fetched (checked once a day).
+		await local.commit(writePackage(world, "once-2", "1.1.0", "twice from git"), "second");
+		expect(await world.run(["-e", source, "-p", "/hello"], { env })).toEqual({ stdout: "", stderr: "Info: ONCE FROM GIT\n", code: 0 });
+		// @ref pins a commit: the first one, though the branch has moved on.
+		const pinned = await world.run(["-e", `${source}@${first}`, "-p", "/hello"], { env });
+		expect(pinned).toEqual({ stdout: "", stderr: `Installing ${source}@${first}…\nInfo: ONCE FROM GIT\n`, code: 0 });
+		// Without -e it is gone, and nothing was written to the settings.
+		expect((await world.run(["-p", "/hello"], { env })).code).toBe(1);
+		expect(existsSync(join(world.agentDir, "settings.json"))).toBe(false);
 	});
 });
 

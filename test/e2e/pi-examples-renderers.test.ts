@@ -36,10 +36,12 @@ describe.skipIf(!hasTmux)("pi 1.6 example renderers in the TUI", () => {
 		expect(readFileSync(join(world.cwd, "notes.txt"), "utf8")).toBe("one\nTWO\nand a half\nthree\n");
 		expect(readFileSync(join(world.cwd, "new.txt"), "utf8")).toBe("a\nb\n");
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the details", (p) => p.above.includes(" +2 / -1\n --- a/notes.txt"));
-		expect(expanded.above).toContain(" done (1 lines)\n hi\n");
-		expect(expanded.above).toContain(" -two\n +TWO\n +and a half\n");
-		expect(expanded.above).toMatch(/ 3 lines\n.*one\n.*two\n.*three\n/);
+		await term.waitToPass("the details", (p) => {
+			expect(p.above).toMatch(/ 3 lines\n.*one\n.*two\n.*three\n/);
+			expect(p.above).toContain(" done (1 lines)\n hi\n");
+			expect(p.above).toContain(" +2 / -1\n --- a/notes.txt");
+			expect(p.above).toContain(" -two\n +TWO\n +and a half\n");
+		});
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
@@ -60,8 +62,10 @@ describe.skipIf(!hasTmux)("pi 1.6 example renderers in the TUI", () => {
 		// No renderers of its own: the built-in read's, collapsed until ctrl+o.
 		expect(done.above).toContain(" read config.txt\n   ⎿ 1 line (ctrl+o to expand)\n\n read .env\n   ⎿ 1 line (ctrl+o to expand)");
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the results", (p) => p.above.includes("port=8080"));
-		expect(expanded.above).toContain('Access denied: ".env" matches a blocked pattern (sensitive file).');
+		const expanded = await term.waitToPass("the results", (p) => {
+			expect(p.above).toContain("port=8080");
+			expect(p.above).toContain('Access denied: ".env" matches a blocked pattern (sensitive file).');
+		});
 		expect(expanded.above).not.toContain("SECRET");
 		const log = readFileSync(join(world.agentDir, "read-access.log"), "utf8");
 		expect(log).toMatch(/\] ALLOWED: .*\/project\/config\.txt\n/);
@@ -121,8 +125,10 @@ describe.skipIf(!hasTmux)("pi 1.6 example renderers in the TUI", () => {
 		await using term = new Terminal(world, ["-ne", "-e", example(world, "debug-provider.ts"), "--model", MODEL.openai]);
 		await term.ready();
 		term.submit("/debug-provider on");
-		const on = await term.waitForAbove(" Provider event capture enabled");
-		expect(on.below).toEndWith("\nprovider debug");
+		await term.waitToPass("capture on", (p) => {
+			expect(p.above).toEndWith(" Provider event capture enabled");
+			expect(p.below).toEndWith("\nprovider debug");
+		});
 		term.submit("hello");
 		const entry = await term.waitUntil("the entry", (p) => /\[provider debug\] mock\/mock-model \(openai-completions\) · \d+ events \(ctrl\+o to view events\)/.test(p.above));
 		expect(entry.above).toContain(" Captured.");

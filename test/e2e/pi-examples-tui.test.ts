@@ -65,13 +65,17 @@ describe.skipIf(!hasTmux)("pi 1.6 example extensions in the TUI", () => {
 		await using world = await mockWorld();
 		await using term = new Terminal(world, ["-ne", "-e", example(world, "custom-header.ts"), "-e", example(world, "custom-footer.ts"), "--model", MODEL.openai]);
 		// The first frame comes before session_start (as in pi); the extension's header follows it.
-		const start = await term.waitUntil("the custom header", (p) => p.above.includes("   shitty coding agent v0.1.0"));
+		const start = await term.waitToPass("the custom header", (p) => {
+			expect(p.above).toContain("   shitty coding agent v0.1.0");
+			// The start-up sections stay under a custom header, as in pi.
+			expect(p.above).toContain("[Extensions]\n  custom-footer.ts, custom-header.ts");
+		});
 		expect(start.above).not.toContain(" agent v0.1.0\n escape interrupt");
-		// The start-up sections stay under a custom header, as in pi.
-		expect(start.above).toContain("[Extensions]\n  custom-footer.ts, custom-header.ts");
 		term.submit("/footer");
-		const custom = await term.waitUntil("the custom footer", (p) => /^↑0 ↓0 \$0\.000 +mock-model$/.test(p.below));
-		expect(custom.above).toEndWith(" Custom footer enabled");
+		await term.waitToPass("the custom footer", (p) => {
+			expect(p.below).toMatch(/^↑0 ↓0 \$0\.000 +mock-model$/);
+			expect(p.above).toEndWith(" Custom footer enabled");
+		});
 		term.submit("/footer");
 		await term.waitUntil("our footer", (p) => p.below.includes("mock/mock-model") && p.below.startsWith(world.cwd.replace(world.home, "~")));
 		term.keys("C-d");
@@ -81,10 +85,11 @@ describe.skipIf(!hasTmux)("pi 1.6 example extensions in the TUI", () => {
 	test("border-status-editor.ts and widget-placement.ts: status in the editor's border, widgets above and below", async () => {
 		await using world = await mockWorld();
 		await using term = new Terminal(world, ["-ne", "-e", example(world, "border-status-editor.ts"), "-e", example(world, "widget-placement.ts"), "--model", MODEL.openai]);
-		await term.waitUntil("the border status", (_p, screen) => /\n─ mock\/mock-model · off ─+ ctx 0%\/100k · .*project ─\n/.test(screen));
-		const screen = term.screen();
-		expect(screen).toContain("\n Above editor widget\n");
-		expect(screen).toContain("\n Below editor widget");
+		await term.waitToPass("the border status and the widgets", (_p, screen) => {
+			expect(screen).toMatch(/\n─ mock\/mock-model · off ─+ ctx 0%\/100k · .*project ─\n/);
+			expect(screen).toContain("\n Above editor widget\n");
+			expect(screen).toContain("\n Below editor widget");
+		});
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
@@ -94,8 +99,10 @@ describe.skipIf(!hasTmux)("pi 1.6 example extensions in the TUI", () => {
 		await using term = new Terminal(world, ["-ne", "-e", example(world, "timed-confirm.ts")]);
 		await term.ready();
 		term.submit("/timed");
-		await term.waitUntil("the countdown", (_p, screen) => /\n Timed Confirmation\n This dialog will auto-cancel in 5 seconds\. Confirm\? \([1-5]s\)\n/.test(screen));
-		expect(term.screen()).toContain("\n → Yes\n   No\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n");
+		await term.waitToPass("the countdown", (_p, screen) => {
+			expect(screen).toMatch(/\n Timed Confirmation\n This dialog will auto-cancel in 5 seconds\. Confirm\? \([1-5]s\)\n/);
+			expect(screen).toContain("\n → Yes\n   No\n\n ↑↓ navigate  enter select  escape/ctrl+c cancel\n");
+		});
 		term.keys("Enter");
 		await term.waitForAbove(" Confirmed by user!");
 		// An AbortSignal closes the dialog: no countdown in the title, the example's own timer aborts it.

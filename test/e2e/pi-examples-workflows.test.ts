@@ -61,9 +61,11 @@ describe.skipIf(!hasTmux)("pi 1.6 example workflows in the TUI", () => {
 		term.keys("Enter");
 		// The model works on step 1 and says it is done: the widget ticks it, the status counts it.
 		// (Its step cleaner shortens "Read the parser module" to "Parser module", in pi too.)
-		const progress = await term.waitUntil("one step done", (p) => p.below.endsWith("\n📋 1/3") && p.above.includes("☑ Parser module"));
-		expect(progress.above).toEndWith(" Read it, it is small. [DONE:1]\n\n ☑ Parser module\n ☐ Extract the tokenizer\n ☐ Tokenizer tests");
-		expect(progress.above).toContain(" Plan Steps (3):\n\n 1. ☐ Parser module\n 2. ☐ Extract the tokenizer\n 3. ☐ Tokenizer tests");
+		await term.waitToPass("one step done", (p) => {
+			expect(p.below).toEndWith("\n📋 1/3");
+			expect(p.above).toEndWith(" Read it, it is small. [DONE:1]\n\n ☑ Parser module\n ☐ Extract the tokenizer\n ☐ Tokenizer tests");
+			expect(p.above).toContain(" Plan Steps (3):\n\n 1. ☐ Parser module\n 2. ☐ Extract the tokenizer\n 3. ☐ Tokenizer tests");
+		});
 		const executing = readMessages(world.mock.requests[1]!).map((m) => m.text).join("\n");
 		expect(executing).toContain("Execute the plan.");
 		expect(readToolNames(world.mock.requests[1]!)).toContain("edit");
@@ -89,8 +91,9 @@ describe.skipIf(!hasTmux)("pi 1.6 example workflows in the TUI", () => {
 		const done = await term.waitForAbove(" The scout found it.");
 		expect(done.above).toContain(" subagent scout [user]\n   Where is the parser?\n ✓ scout (user)\n The parser is in src/parser.ts.\n 1 turn ↑10 ↓5 ctx:15 mock/mock-model\n\n The scout found it.");
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the expanded result", (p) => p.above.includes("─── Task ───"));
-		expect(expanded.above).toContain(" ─── Task ───\n Where is the parser?\n\n ─── Output ───\n\n The parser is in src/parser.ts.");
+		await term.waitToPass("the expanded result", (p) =>
+			expect(p.above).toContain(" ─── Task ───\n Where is the parser?\n\n ─── Output ───\n\n The parser is in src/parser.ts."),
+		);
 		// The scout got the task with its own system prompt and only its tools.
 		const scout = world.mock.requests[1]!;
 		expect(readMessages(scout).map((m) => m.text).join("\n")).toContain("Task: Where is the parser?");

@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Turn } from "../support/mock-llm.ts";
+import { heldTurn } from "../support/held-turn.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { nextEvent, type PiClientHandle, startPiClient } from "../support/pi-client.ts";
 import { killAll, processAlive, until } from "../support/processes.ts";
@@ -13,12 +13,6 @@ import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 
 const T = 60_000;
 
-/** A turn the mock holds back until `release()`: the run is certainly in flight meanwhile. */
-function gated(turn: Turn): { source: () => Promise<Turn>; release: () => void } {
-	let release!: () => void;
-	const open = new Promise<void>((r) => (release = r));
-	return { source: async () => (await open, turn), release };
-}
 
 /** Types of events, message events with their role, runs of the same *_update folded. */
 function eventTypes(events: any[]): string[] {
@@ -133,8 +127,8 @@ test("prompting: start, getState, promptAndWait, prompt + waitForIdle, steer, fo
 	expect(await client.getLastAssistantText()).toBe("second answer");
 
 	// steer and followUp while a run is held at the mock; clearQueue hands back what waited.
-	const held = gated({ text: "held answer" });
-	world.mock.script(held.source, { text: "saw the steer" }, { text: "saw the follow-up" });
+	const held = heldTurn({ text: "held answer" });
+	world.mock.script(held.turn, { text: "saw the steer" }, { text: "saw the follow-up" });
 	let settled = client.waitForIdle();
 	expect(await client.prompt("long task")).toBe("started");
 	await expect(client.prompt("not now")).rejects.toThrow("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");

@@ -4,25 +4,14 @@
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readMessages, type Turn } from "../support/mock-llm.ts";
+import { heldTurn } from "../support/held-turn.ts";
+import { readMessages } from "../support/mock-llm.ts";
 import { processAlive, until } from "../support/processes.ts";
 import { isAlive, RpcAgent, type RpcRecord } from "../support/rpc.ts";
 import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 
 const T = 30_000;
 
-/** A turn the mock holds back until `release()`: the run is certainly in flight meanwhile. */
-function gated(turn: Turn): { source: () => Promise<Turn>; release: () => void } {
-	let release!: () => void;
-	const open = new Promise<void>((r) => (release = r));
-	return {
-		source: async () => {
-			await open;
-			return turn;
-		},
-		release,
-	};
-}
 
 /** Event types in order, runs of message_update folded into one; tool output updates left out (their count depends on timing). */
 function eventTypes(records: RpcRecord[]): string[] {
@@ -88,8 +77,8 @@ test("a streamed prompt with a tool call: response first, then every event of th
 
 test("steer mid-run reaches the model before the next request; follow_up waits until the run would stop", async () => {
 	await using world = await mockWorld();
-	const first = gated({ text: "first answer" });
-	world.mock.script(first.source, { text: "saw the steer" }, { text: "saw the follow-up" });
+	const first = heldTurn({ text: "first answer" });
+	world.mock.script(first.turn, { text: "saw the steer" }, { text: "saw the follow-up" });
 	await using rpc = start(world);
 	await rpc.request({ type: "prompt", message: "start" });
 	expect((await rpc.request({ type: "follow_up", message: "and then this" })).success).toBe(true);
@@ -116,8 +105,8 @@ test("steer mid-run reaches the model before the next request; follow_up waits u
 
 test("set_steering_mode one-at-a-time delivers one steering message per request; all delivers them together", async () => {
 	await using world = await mockWorld();
-	const first = gated({ text: "a" });
-	world.mock.script(first.source, { text: "b" }, { text: "c" });
+	const first = heldTurn({ text: "a" });
+	world.mock.script(first.turn, { text: "b" }, { text: "c" });
 	await using rpc = start(world);
 	expect(await rpc.request({ type: "set_steering_mode", mode: "one-at-a-time" })).toEqual({ id: "req-1", type: "response", command: "set_steering_mode", success: true });
 	expect((await rpc.request({ type: "get_state" })).data.steeringMode).toBe("one-at-a-time");
@@ -129,8 +118,8 @@ test("set_steering_mode one-at-a-time delivers one steering message per request;
 	const seen = world.mock.requests.map((r) => readMessages(r).at(-1)!.text);
 	expect(seen).toEqual(["go", "s1", "s2"]);
 
-	const again = gated({ text: "d" });
-	world.mock.script(again.source, { text: "e" });
+	const again = heldTurn({ text: "d" });
+	world.mock.script(again.turn, { text: "e" });
 	await rpc.request({ type: "set_steering_mode", mode: "all" });
 	const from = rpc.records.length;
 	await rpc.request({ type: "prompt", message: "go again" });
@@ -148,8 +137,8 @@ test("set_steering_mode one-at-a-time delivers one steering message per request;
 
 test("set_follow_up_mode one-at-a-time runs one follow-up per extra turn", async () => {
 	await using world = await mockWorld();
-	const first = gated({ text: "a" });
-	world.mock.script(first.source, { text: "b" }, { text: "c" });
+	const first = heldTurn({ text: "a" });
+	world.mock.script(first.turn, { text: "b" }, { text: "c" });
 	await using rpc = start(world);
 	await rpc.request({ type: "set_follow_up_mode", mode: "one-at-a-time" });
 	expect((await rpc.request({ type: "get_state" })).data.followUpMode).toBe("one-at-a-time");
@@ -164,8 +153,8 @@ test("set_follow_up_mode one-at-a-time runs one follow-up per extra turn", async
 
 test("a prompt while streaming needs streamingBehavior; with it the prompt is queued", async () => {
 	await using world = await mockWorld();
-	const first = gated({ text: "a" });
-	world.mock.script(first.source, { text: "b" });
+	const first = heldTurn({ text: "a" });
+	world.mock.script(first.turn, { text: "b" });
 	await using rpc = start(world);
 	await rpc.request({ type: "prompt", message: "go" });
 	expect(await rpc.request({ type: "prompt", message: "too soon" })).toEqual({
@@ -193,8 +182,8 @@ test("extension commands run at once from prompt, even while streaming; steer an
 }
 `,
 	);
-	const first = gated({ text: "a" });
-	world.mock.script(first.source);
+	const first = heldTurn({ text: "a" });
+	world.mock.script(first.turn);
 	await using rpc = start(world, "-e", ext);
 	await rpc.request({ type: "prompt", message: "go" });
 	expect(await rpc.event("extension_ui_request")).toMatchObject({ method: "setStatus", statusKey: "input", statusText: "rpc: go" });

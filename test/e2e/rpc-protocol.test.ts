@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentBinary } from "../support/agent.ts";
+import { heldTurn } from "../support/held-turn.ts";
 import { readMessages } from "../support/mock-llm.ts";
 import { RpcAgent } from "../support/rpc.ts";
 import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
@@ -89,19 +90,15 @@ test("protocol lines escape U+2028/2029, so even a client that splits on them re
 test("end of stdin: the run in flight finishes, session_shutdown reaches extensions, exit 0", async () => {
 	await using world = await mockWorld();
 	const { ext, log } = loggingExtension(world, `pi.on("agent_end", () => { log("agent_end"); console.log("extension output goes to stderr"); });`);
-	let release!: () => void;
-	const gate = new Promise<void>((r) => (release = r));
-	world.mock.script(async () => {
-		await gate;
-		return { text: "finished after stdin closed" };
-	});
+	const held = heldTurn("finished after stdin closed");
+	world.mock.script(held.turn);
 	await using rpc = new RpcAgent(world, ["--model", MODEL.openai, "--no-session", "-e", ext]);
 	await rpc.request({ type: "prompt", message: "hi" });
 	await rpc.event("agent_start");
 	const ended = rpc.end();
 	// Let the agent see the end of its input while the run waits; the outcome is asserted either way.
 	await Bun.sleep(100);
-	release();
+	held.release();
 	expect(await ended).toBe(0);
 	expect(rpc.all("message_end").at(-1)?.message.content).toEqual([{ type: "text", text: "finished after stdin closed" }]);
 	expect(readFileSync(log, "utf8")).toBe("agent_end\nshutdown quit\n");

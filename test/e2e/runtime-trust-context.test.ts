@@ -34,9 +34,11 @@ test("in a terminal the handler's dialogs are shown and answered; its answer loa
 	term.keys("Enter");
 	await term.waitFor("Sure?");
 	term.keys("Enter");
-	const shown = await term.ready();
-	expect(term.transcript()).toContain('{"cwd":true,"hasUI":true,"mode":"tui","choice":"Trust","sure":true}');
-	expect(shown.above).toContain("[Extensions]\n  gate.ts, p.ts");
+	await term.waitToPass("the TUI with both extensions", (p, transcript) => {
+		expect(transcript).toContain('{"cwd":true,"hasUI":true,"mode":"tui","choice":"Trust","sure":true}');
+		expect(p.above).toContain("[Extensions]\n  gate.ts, p.ts");
+		expect(p.below).not.toBe("");
+	});
 	term.keys("C-d");
 	await term.waitFor("EXIT=0");
 }, 30_000);

@@ -91,9 +91,11 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		expect(existsSync(join(world.cwd, "ran.txt"))).toBe(false);
 		expect((await savedTrust(world))![world.cwd]!.trusted).toBe(false);
 		await using again = new Terminal(world);
-		const screen = await again.waitFor("[Extensions]");
-		expect(screen).not.toContain("Trust project folder?");
-		expect(screen).toContain(`Skipped 2 project extensions in ${join(world.cwd, ".agent/extensions")}: folder not trusted`);
+		const { above } = await again.waitToPass("the start-up list", (p) => {
+			expect(p.above).toContain("[Extensions]");
+			expect(p.above).toContain(`Skipped 2 project extensions in ${join(world.cwd, ".agent/extensions")}: folder not trusted`);
+		});
+		expect(above).not.toContain("Trust project folder?");
 	}, TIMEOUT);
 
 	test("a project with only skills and prompt templates asks too, listing those folders", async () => {
@@ -107,7 +109,10 @@ describe.skipIf(!hasTmux)("interactive trust prompt", () => {
 		);
 		term.keys("Up", "Up", "Enter");
 		// Trusted: the TUI starts and lists them.
-		expect((await term.ready()).above).toContain("[Skills]\n  local\n\n[Prompts]\n  /p\n");
+		await term.waitToPass("the TUI with them listed", (p) => {
+			expect(p.above).toContain("[Skills]\n  local\n\n[Prompts]\n  /p\n");
+			expect(p.below).not.toBe("");
+		});
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 		expect((await savedTrust(world))![world.cwd]!.trusted).toBe(true);

@@ -40,6 +40,9 @@ export interface TerminalOptions {
 	jobControl?: boolean;
 }
 
+/** Captures in a row that must all pass before a screen that keeps changing is taken as it is. */
+const ANIMATED = 6;
+
 function shellQuote(s: string): string {
 	return `'${s.replace(/'/g, "'\\''")}'`;
 }
@@ -112,16 +115,63 @@ export class Terminal implements AsyncDisposable {
 		this.tmux(["resize-window", "-x", String(width), "-y", String(height)]);
 	}
 
-	/** Wait until `check` holds for the transcript's parts; fails with the screen after 15 s. */
-	async waitUntil(what: string, check: (parts: ScreenParts, transcript: string) => boolean, timeoutMs = 15_000): Promise<ScreenParts> {
+	/**
+	 * Poll the transcript until `accept` gives a result for a settled capture: one that the next
+	 * capture, taken at once, repeats. tmux parses a frame in chunks, so a single capture can land
+	 * mid-redraw (the first lines new, the rest still old); a result is only taken from a capture
+	 * the screen stayed on. `failure` describes the wait when it times out, with the screen.
+	 */
+	private async poll<T>(accept: (text: string) => T | undefined, failure: () => string, timeoutMs: number): Promise<T> {
 		const deadline = Date.now() + timeoutMs;
+		let previous: string | undefined;
+		let streak = 0;
 		for (;;) {
 			const text = this.transcript();
-			const parts = splitAtEditor(text);
-			if (check(parts, text)) return parts;
-			if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
-			await Bun.sleep(40);
+			const result = accept(text);
+			streak = result === undefined ? 0 : streak + 1;
+			// A screen that never holds still (an animation) is taken once accepted on several captures in a row.
+			if (result !== undefined && (text === previous || streak >= ANIMATED)) return result;
+			if (Date.now() > deadline) throw new Error(`${failure()}; screen:\n${text}`);
+			// Accepted but not yet seen twice: capture again at once; otherwise wait for the next frame.
+			if (result === undefined) await Bun.sleep(40);
+			previous = text;
 		}
+	}
+
+	/** Wait until `check` holds for the transcript's parts (on a settled capture); fails with the screen after 15 s. */
+	async waitUntil(what: string, check: (parts: ScreenParts, transcript: string) => boolean, timeoutMs = 15_000): Promise<ScreenParts> {
+		return this.poll(
+			(text) => {
+				const parts = splitAtEditor(text);
+				return check(parts, text) ? parts : undefined;
+			},
+			() => `timed out waiting for ${what}`,
+			timeoutMs,
+		);
+	}
+
+	/**
+	 * Wait until `assertions` (expect() calls) all pass on one settled capture, and return its parts.
+	 * Put there everything a frame must show, so nothing is asserted on a frame still being drawn;
+	 * assert what it must not show afterwards, on the parts returned. Fails with the last assertion's
+	 * message and the screen after 15 s.
+	 */
+	async waitToPass(what: string, assertions: (parts: ScreenParts, transcript: string) => void, timeoutMs = 15_000): Promise<ScreenParts> {
+		let last: unknown;
+		return this.poll(
+			(text) => {
+				const parts = splitAtEditor(text);
+				try {
+					assertions(parts, text);
+					return parts;
+				} catch (error) {
+					last = error;
+					return undefined;
+				}
+			},
+			() => `timed out waiting for ${what}: ${last instanceof Error ? last.message : String(last)}`,
+			timeoutMs,
+		);
 	}
 
 	/** Wait until the editor is on the screen with something under it (the footer): keys are read. */
@@ -166,15 +216,10 @@ export class Terminal implements AsyncDisposable {
 		this.keys("Enter");
 	}
 
-	/** Wait until the transcript contains `text` (fails with the screen after 15 s). */
+	/** Wait until the transcript contains `text` (on a settled capture; fails with the screen after 15 s). */
 	async waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const s = this.transcript();
-			if (typeof text === "string" ? s.includes(text) : text.test(s)) return s;
-			if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(text)}; screen:\n${s}`);
-			await Bun.sleep(40);
-		}
+		const found = (s: string) => (typeof text === "string" ? s.includes(text) : text.test(s));
+		return this.poll((s) => (found(s) ? s : undefined), () => `timed out waiting for ${String(text)}`, timeoutMs);
 	}
 
 	/**
@@ -182,13 +227,7 @@ export class Terminal implements AsyncDisposable {
 	 * made right after a partial match could see half-typed input or a menu still filtering).
 	 */
 	async waitForEnd(text: string, timeoutMs = 15_000): Promise<string> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const s = this.transcript();
-			if (s.endsWith(text)) return s;
-			if (Date.now() > deadline) throw new Error(`timed out waiting for the screen to end with ${JSON.stringify(text)}; screen:\n${s}`);
-			await Bun.sleep(40);
-		}
+		return this.poll((s) => (s.endsWith(text) ? s : undefined), () => `timed out waiting for the screen to end with ${JSON.stringify(text)}`, timeoutMs);
 	}
 
 	/** Close the terminal under the program (like closing the window): tmux hangs up on it. */

@@ -34,7 +34,8 @@ function base64Bytes(data: string): number {
 
 async function saveBinary(data: string, mimeType: string | undefined): Promise<string> {
 	const ext = mimeType?.split("/")[1]?.replace(/[^a-z0-9]/gi, "") || "bin";
-	const path = newFullOutputPath("mcp").replace(/\.log$/, `.${ext}`);
+	// Swept at exit like cut-off output, unless the saved result names it (details.savedFiles).
+	const path = newFullOutputPath("mcp", ext);
 	await Bun.write(path, Buffer.from(data, "base64"));
 	return path;
 }

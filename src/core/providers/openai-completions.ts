@@ -3,7 +3,7 @@
 import type { EventStream } from "./event-stream.ts";
 import { reasoningEffort } from "./thinking.ts";
 import { transformMessages } from "./transform-messages.ts";
-import type { Context, ImageContent, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
+import type { Context, ImageContent, Message, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
 import { ConnectionFailedError, HttpStatusError, readServerSentEvents, StreamErrorEvent } from "./sse.ts";
 import { applyOnPayload, BlockWriter, incompleteResponse, PLACEHOLDER_KEY, runWire } from "./wire.ts";
 
@@ -103,7 +103,8 @@ function requestHeaders(model: Model, options: StreamOptions | undefined): Heade
 /** The request body (before `onPayload`). */
 export function buildParams(model: Model, context: Context, options?: StreamOptions): Record<string, unknown> {
 	const compat = resolveOpenAICompat(model);
-	const params: Record<string, unknown> = { model: model.id, messages: toOpenAIMessages(model, context, compat), stream: true };
+	// An onPayload hook may change the messages in place: it gets entries of its own, not the cached ones.
+	const params: Record<string, unknown> = { model: model.id, messages: toOpenAIMessages(model, context, compat, !options?.onPayload), stream: true };
 	if (compat.supportsUsageInStreaming) params.stream_options = { include_usage: true };
 	const maxTokens = options?.maxTokens ?? (compat.sendMaxTokens ? model.maxTokens : undefined);
 	if (maxTokens !== undefined) params[compat.maxTokensField] = maxTokens;
@@ -122,9 +123,17 @@ export function buildParams(model: Model, context: Context, options?: StreamOpti
 
 type OpenAIPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 
-function toOpenAIMessages(model: Model, context: Context, compat: OpenAICompat): Record<string, unknown>[] {
+/**
+ * The wire entries of each message already sent, by message object, so a request converts only what
+ * is new since the last one (a conversation's messages are final once the loop appended them).
+ * `key` holds what else an entry depends on; a message converted under other switches is converted again.
+ */
+const wireEntries = new WeakMap<object, { key: string; entries: Record<string, unknown>[] }>();
+
+function toOpenAIMessages(model: Model, context: Context, compat: OpenAICompat, cache = false): Record<string, unknown>[] {
 	const out: Record<string, unknown>[] = [];
 	const acceptsImages = model.input.includes("image");
+	const key = `${acceptsImages}|${compat.sendReasoningContent}|${compat.toolResultName}`;
 	if (context.systemPrompt) {
 		out.push({ role: compat.supportsDeveloperRole && model.reasoning ? "developer" : "system", content: context.systemPrompt });
 	}
@@ -135,40 +144,58 @@ function toOpenAIMessages(model: Model, context: Context, compat: OpenAICompat):
 		out.push({ role: "user", content: [{ type: "text", text: "Images from the tool results above:" }, ...toolImages.map(imagePart)] });
 		toolImages = [];
 	};
-	const parts = (content: (TextContent | ImageContent)[]): OpenAIPart[] =>
-		content.map((c) => (c.type === "text" ? { type: "text", text: c.text } : acceptsImages ? imagePart(c) : { type: "text", text: "(image omitted: this model does not accept images)" }));
-
 	for (const message of transformMessages(context.messages, model)) {
 		if (message.role !== "toolResult") flushToolImages();
-		if (message.role === "user") {
-			const content = typeof message.content === "string" ? message.content : parts(message.content);
-			// Plain strings where possible: some servers accept nothing else.
-			const plain = typeof content === "string" ? content : content.every((p) => p.type === "text") ? content.map((p) => (p as { text: string }).text).join("\n") : content;
-			out.push({ role: "user", content: plain });
-		} else if (message.role === "assistant") {
-			const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-			const calls = message.content.flatMap((c) =>
-				c.type === "toolCall" ? [{ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] : [],
-			);
-			if (!text && calls.length === 0) continue;
-			const entry: Record<string, unknown> = { role: "assistant", content: text || null };
-			if (calls.length > 0) entry.tool_calls = calls;
-			if (compat.sendReasoningContent) {
-				const thinking = message.content.map((c) => (c.type === "thinking" && !c.redacted ? c.thinking : "")).join("");
-				if (thinking) entry.reasoning_content = thinking;
-			}
-			out.push(entry);
-		} else {
-			const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-			const images = message.content.filter((c): c is ImageContent => c.type === "image");
-			if (acceptsImages) toolImages.push(...images);
-			const entry: Record<string, unknown> = { role: "tool", tool_call_id: message.toolCallId, content: text || (images.length > 0 ? "(image attached)" : "") };
-			if (compat.toolResultName) entry.name = message.toolName;
-			out.push(entry);
+		else if (acceptsImages) for (const c of message.content) if (c.type === "image") toolImages.push(c);
+		const cached = cache ? wireEntries.get(message) : undefined;
+		if (cached?.key === key) {
+			for (const entry of cached.entries) out.push(entry);
+			continue;
 		}
+		const entries = wireEntriesOf(message, acceptsImages, compat);
+		if (cache) wireEntries.set(message, { key, entries });
+		for (const entry of entries) out.push(entry);
 	}
 	flushToolImages();
 	return out;
+}
+
+/** One message as chat-completions entries (none for an empty assistant turn); tool result images are the caller's. */
+function wireEntriesOf(message: Message, acceptsImages: boolean, compat: OpenAICompat): Record<string, unknown>[] {
+	if (message.role === "user") {
+		if (typeof message.content === "string") return [{ role: "user", content: message.content }];
+		// Plain strings where possible: some servers accept nothing else.
+		if (message.content.every((c) => c.type === "text")) return [{ role: "user", content: message.content.map((c) => (c as TextContent).text).join("\n") }];
+		const parts = message.content.map((c): OpenAIPart => (c.type === "text" ? { type: "text", text: c.text } : acceptsImages ? imagePart(c) : { type: "text", text: "(image omitted: this model does not accept images)" }));
+		return [{ role: "user", content: parts.every((p) => p.type === "text") ? parts.map((p) => (p as { text: string }).text).join("\n") : parts }];
+	}
+	if (message.role === "assistant") {
+		let text = "";
+		let thinking = "";
+		const calls: Record<string, unknown>[] = [];
+		for (const c of message.content) {
+			if (c.type === "text") text += c.text;
+			else if (c.type === "toolCall") calls.push({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } });
+			else if (c.type === "thinking" && !c.redacted) thinking += c.thinking;
+		}
+		if (!text && calls.length === 0) return [];
+		const entry: Record<string, unknown> = { role: "assistant", content: text || null };
+		if (calls.length > 0) entry.tool_calls = calls;
+		if (compat.sendReasoningContent && thinking) entry.reasoning_content = thinking;
+		return [entry];
+	}
+	// Every block is a line, an image an empty one.
+	let text = "";
+	let images = false;
+	for (let i = 0; i < message.content.length; i++) {
+		const c = message.content[i]!;
+		if (i > 0) text += "\n";
+		if (c.type === "text") text += c.text;
+		else images = true;
+	}
+	const entry: Record<string, unknown> = { role: "tool", tool_call_id: message.toolCallId, content: text || (images ? "(image attached)" : "") };
+	if (compat.toolResultName) entry.name = message.toolName;
+	return [entry];
 }
 
 function imagePart(image: ImageContent): OpenAIPart {

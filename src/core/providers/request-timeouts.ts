@@ -67,37 +67,52 @@ export class RequestWatchdog {
 		return watched as typeof fetch;
 	}
 
-	/** The body, erroring (and closing the connection) once no bytes arrive for idleMs. */
+	/**
+	 * The body, erroring (and closing the connection) once a read waits idleMs for bytes. One timer
+	 * for the whole body, restarted by each read (a timer and a race per chunk cost more than the
+	 * chunk's own handling); while nobody reads (a slow consumer), it only starts over, unref'd.
+	 */
 	private watchBody(body: ReadableStream<Uint8Array>, connection: AbortController): ReadableStream<Uint8Array> {
 		const reader = body.getReader();
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		let reading = false;
+		let stalled = false;
 		return new ReadableStream<Uint8Array>({
+			start: (controller) => {
+				if (this.idleMs <= 0) return;
+				timer = setTimeout(() => {
+					if (!reading) return void timer?.refresh();
+					stalled = true;
+					this.failure = `${this.provider} stopped sending: no data for ${formatDuration(this.idleMs)} (idle timeout; settings "httpIdleTimeoutMs" changes it)`;
+					const error = new Error(this.failure);
+					connection.abort(error);
+					void reader.cancel(error).catch(() => {});
+					controller.error(error);
+				}, this.idleMs);
+			},
 			pull: async (controller) => {
-				let timer: ReturnType<typeof setTimeout> | undefined;
-				const stalled = new Promise<"stalled">((resolve) => {
-					if (this.idleMs > 0) timer = setTimeout(() => resolve("stalled"), this.idleMs);
-				});
+				reading = true;
+				timer?.ref().refresh();
 				try {
-					const next = await Promise.race([reader.read(), stalled]);
-					if (next === "stalled") {
-						this.failure = `${this.provider} stopped sending: no data for ${formatDuration(this.idleMs)} (idle timeout; settings "httpIdleTimeoutMs" changes it)`;
-						const error = new Error(this.failure);
-						connection.abort(error);
-						void reader.cancel(error).catch(() => {});
-						controller.error(error);
-						return;
-					}
+					const next = await reader.read();
+					reading = false;
+					// Between reads it keeps nothing alive, as no timer did before.
+					timer?.unref();
+					if (stalled) return;
 					if (next.done) {
+						clearTimeout(timer);
 						this.bodyEnded = true;
 						controller.close();
-					}
-					else controller.enqueue(next.value);
+					} else controller.enqueue(next.value);
 				} catch (error) {
-					controller.error(error);
-				} finally {
 					clearTimeout(timer);
+					if (!stalled) controller.error(error);
 				}
 			},
-			cancel: (reason) => reader.cancel(reason),
+			cancel: (reason) => {
+				clearTimeout(timer);
+				return reader.cancel(reason);
+			},
 		});
 	}
 }

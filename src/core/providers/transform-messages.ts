@@ -12,18 +12,24 @@ export function transformMessages(messages: Message[], model: Model): Message[] 
 	let pendingCalls: { id: string; name: string }[] = [];
 	let answered = new Set<string>();
 
+	// Runs once per message of every request: plain loops, and nothing allocated when no call is pending.
 	const fillMissing = () => {
+		if (pendingCalls.length === 0) return;
 		for (const call of pendingCalls) {
 			if (answered.has(call.id)) continue;
 			out.push(missingResult(call.id, call.name));
 		}
 		pendingCalls = [];
-		answered = new Set();
+		if (answered.size > 0) answered = new Set();
+	};
+	const isPending = (id: string) => {
+		for (const call of pendingCalls) if (call.id === id) return true;
+		return false;
 	};
 
 	for (const message of messages) {
 		if (message.role === "toolResult") {
-			if (!pendingCalls.some((c) => c.id === message.toolCallId) || answered.has(message.toolCallId)) continue;
+			if (!isPending(message.toolCallId) || answered.has(message.toolCallId)) continue;
 			answered.add(message.toolCallId);
 			out.push(message);
 			continue;
@@ -37,7 +43,7 @@ export function transformMessages(messages: Message[], model: Model): Message[] 
 		const cleaned = forModel(message, model);
 		if (cleaned.content.length === 0) continue;
 		out.push(cleaned);
-		pendingCalls = cleaned.content.flatMap((c) => (c.type === "toolCall" ? [{ id: c.id, name: c.name }] : []));
+		for (const c of cleaned.content) if (c.type === "toolCall") pendingCalls.push({ id: c.id, name: c.name });
 	}
 	fillMissing();
 	return out;

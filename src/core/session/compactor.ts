@@ -89,8 +89,8 @@ export class SessionCompactor {
 	}
 
 	/** The context's size in tokens: the last response's usage plus estimates; all estimated after a compaction. */
-	contextTokens(): number {
-		const { tokens, fromUsage } = estimateContextTokens(this.source.messages);
+	contextTokens(estimate = estimateContextTokens(this.source.messages)): number {
+		const { tokens, fromUsage } = estimate;
 		return fromUsage ? tokens : tokens + Math.ceil(this.source.getSystemPrompt().length / 4);
 	}
 
@@ -109,9 +109,10 @@ export class SessionCompactor {
 		if (!model) return;
 		// Until a response reports usage after a compaction, the size is only a guess: compacting
 		// again on a guess could repeat before every request. An overflow error still recovers.
-		const { fromUsage } = estimateContextTokens(this.source.messages);
-		if (!fromUsage && this.source.messages[0]?.role === "compactionSummary") return;
-		if (!shouldCompact(this.contextTokens(), model.contextWindow, this.settings)) return;
+		if (!this.settings.enabled) return;
+		const estimate = estimateContextTokens(this.source.messages);
+		if (!estimate.fromUsage && this.source.messages[0]?.role === "compactionSummary") return;
+		if (!shouldCompact(this.contextTokens(estimate), model.contextWindow, this.settings)) return;
 		// A failed threshold compaction is reported through the events; the request still goes out.
 		await this.compact("threshold").catch(() => {});
 	}

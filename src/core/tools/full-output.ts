@@ -8,8 +8,8 @@ import { trackOutputFile } from "./output-files.ts";
 import { type TruncationOptions, type TruncationResult, formatSize, truncateHead } from "./truncate.ts";
 
 /** A fresh path in the OS temp dir (read at call time, so TMPDIR set later is honoured). */
-export function newFullOutputPath(tool: string): string {
-	const path = join(tmpdir(), `${APP_NAME}-${tool}-${randomHex(6)}.log`);
+export function newFullOutputPath(tool: string, extension = "log"): string {
+	const path = join(tmpdir(), `${APP_NAME}-${tool}-${randomHex(6)}.${extension}`);
 	// Removed when the process ends unless a saved session entry refers to it.
 	trackOutputFile(path);
 	return path;

@@ -1,4 +1,4 @@
-// The temp files that hold cut-off tool output: when the process ends, those no saved session
+// The temp files that hold cut-off tool output (and MCP results' binary content): when the process ends, those no saved session
 // entry refers to are removed, and of the rest (and files older runs left) only the newest are
 // kept, within an age and a total size. Nothing is read or swept in a run that made no such file.
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
@@ -15,8 +15,11 @@ export interface OutputFileLimits {
 
 export const DEFAULT_OUTPUT_FILE_LIMITS: OutputFileLimits = { maxAgeMs: 7 * 24 * 3_600_000, maxTotalBytes: 64 * 1024 * 1024 };
 
-/** `agent-bash-0a1b2c3d4e5f.log`: what newFullOutputPath makes, and nothing else in the temp dir. */
-const NAME = new RegExp(`^${APP_NAME}-[a-z][a-z0-9_-]*-[0-9a-f]{12}\\.log$`);
+/**
+ * `agent-bash-0a1b2c3d4e5f.log`, or an MCP result's binary content `agent-mcp-0a1b2c3d4e5f.wav`:
+ * what newFullOutputPath makes, and nothing else in the temp dir (not a pasted image's file).
+ */
+const NAME = new RegExp(`^${APP_NAME}-(?:[a-z][a-z0-9_-]*-[0-9a-f]{12}\\.log|mcp-[0-9a-f]{12}\\.[a-z0-9]+)$`);
 
 /** Files this process made, and whether a saved session entry refers to each. */
 const made = new Map<string, boolean>();
@@ -36,11 +39,15 @@ export function keepOutputFile(path: string): void {
 	if (made.has(path)) made.set(path, true);
 }
 
-/** Keep the file a saved message names: a tool result's `details.fullOutputPath`, a bash execution's `fullOutputPath`. */
+/**
+ * Keep the files a saved message names: a tool result's `details.fullOutputPath` (and an MCP
+ * result's `details.savedFiles`), a bash execution's `fullOutputPath`.
+ */
 export function keepOutputFilesOf(message: object): void {
 	if (made.size === 0) return;
-	const m = message as { fullOutputPath?: unknown; details?: { fullOutputPath?: unknown } };
-	for (const path of [m.fullOutputPath, m.details?.fullOutputPath]) if (typeof path === "string") keepOutputFile(path);
+	const m = message as { fullOutputPath?: unknown; details?: { fullOutputPath?: unknown; savedFiles?: unknown } };
+	const saved = Array.isArray(m.details?.savedFiles) ? m.details.savedFiles : [];
+	for (const path of [m.fullOutputPath, m.details?.fullOutputPath, ...saved]) if (typeof path === "string") keepOutputFile(path);
 }
 
 /** Limits from settings (`outputFiles`), for the sweep at exit. */

@@ -54,16 +54,22 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 	return {
 		async exec(command, cwd, { onData, signal, timeout, env }) {
 			if (signal?.aborted) throw new Error("aborted");
-			if (!existsSync(cwd)) throw new Error(`Working directory does not exist: ${cwd}`);
 			shell ??= options.shellPath ?? findShell();
-			const proc = Bun.spawn([shell, "-c", command], {
-				cwd,
-				env: env ?? process.env,
-				stdin: "ignore",
-				stdout: "pipe",
-				stderr: "pipe",
-				detached: true, // its own process group, so one kill reaches every child
-			});
+			let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+			try {
+				proc = Bun.spawn([shell, "-c", command], {
+					cwd,
+					env: env ?? process.env,
+					stdin: "ignore",
+					stdout: "pipe",
+					stderr: "pipe",
+					detached: true, // its own process group, so one kill reaches every child
+				});
+			} catch (error) {
+				// Checked only when the spawn failed (a missing cwd fails it with the shell's name in the message).
+				if (!existsSync(cwd)) throw new Error(`Working directory does not exist: ${cwd}`);
+				throw error;
+			}
 			// Until it exits, a signal that ends the agent ends this command too.
 			const untrack = trackProcessGroup(proc.pid);
 			let timedOut = false;

@@ -31,7 +31,7 @@ export class TailOutput {
 	push(chunk: Uint8Array): void {
 		if (chunk.length === 0) return;
 		this.totalBytes += chunk.length;
-		for (const byte of chunk) if (byte === 0x0a) this.newlines++;
+		for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, at + 1)) this.newlines++;
 		this.endsWithNewline = chunk[chunk.length - 1] === 0x0a;
 
 		if (this.file) this.file.write(chunk);

@@ -89,6 +89,13 @@ describe("bash", () => {
 		expect(existsSync(join(p.cwd, "ran"))).toBe(false);
 	});
 
+	test("a working directory that is gone is named, not reported as a missing shell", async () => {
+		using p = new TempProject();
+		const gone = join(p.cwd, "removed");
+		expect(await errorOf(run(createBashTool(gone), { command: "echo hi" }))).toBe(`Working directory does not exist: ${gone}`);
+		expect(textOf(await run(createBashTool(p.cwd), { command: "echo hi" }))).toBe("hi");
+	});
+
 	test("long output keeps the tail and saves the whole to a temp file", async () => {
 		using p = new TempProject();
 		const r = await run(createBashTool(p.cwd), { command: "seq 1 3000" });
