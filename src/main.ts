@@ -134,6 +134,8 @@ async function run(args: Args): Promise<number> {
 		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
 	}
 	if (!detachJson) session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
+	// Session lines found damaged when their message is first read (the context of the first prompt).
+	session.setLoadWarningHandler((w) => writeStderr(`Warning: ${w.message}\n`));
 	mark("create session");
 	const { runPrintMode } = modules;
 	return runPrintMode(session, host, { mode: mode === "json" ? "json" : "text", prompts, images: files.images, detach: detachJson, modelError });
@@ -152,6 +154,8 @@ async function exportCommand(target: string, output: string | undefined, session
 	const session = SessionManager.open(path);
 	if (session.getEntries().length === 0) throw new UserError(`${path} has no entries to export.`, ["Pass a session file written by agent (or pi), or a session id prefix."]);
 	for (const w of session.getWarnings()) writeStderr(`Warning: ${w.message}\n`);
+	// The page reads the branch's messages: a damaged line found then is reported the same way.
+	session.setWarningHandler((w) => writeStderr(`Warning: ${w.message}\n`));
 	writeStdout(`${exportSessionToHtml(session, output, cwd)}\n`);
 	return 0;
 }

@@ -466,7 +466,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		// The first frame now, not on a timer after the extensions' session_start handlers.
 		this.tui.renderNow();
 		// Then what an empty screen does not need: text drawn before it came is drawn again.
-		void loadMarkdown().then(() => {
+		void loadMarkdown(() => {
 			this.tui.invalidate();
 			this.tui.requestRender();
 		});

@@ -1,7 +1,10 @@
-// The TUI the app renders with: pi-tui's main-screen TUI, with each frame's per-line finishing
-// (cursor markers out, tabs expanded, a reset at the end) remembered per line, so a frame with a
-// long transcript pays for the lines that changed, not for every line on it.
+// The TUI the app renders with: pi-tui's main-screen TUI, made to cost what changed rather than the
+// length of the transcript. Lines that scrolled into the terminal's scrollback are cut from what
+// pi-tui diffs (they can only be redrawn by a full redraw, which gets them back), and each
+// remaining line's finishing is remembered. What reaches the terminal is byte for byte pi-tui's.
+import { isImageLine } from "@earendil-works/pi-tui/dist/terminal-image.js";
 import { TuiMainScreen } from "@earendil-works/pi-tui/dist/tui-main-screen.js";
+import type { Terminal } from "@earendil-works/pi-tui";
 
 /**
  * How many finished lines are kept, as a multiple of the frame's line count (plus a floor), before
@@ -11,11 +14,68 @@ import { TuiMainScreen } from "@earendil-works/pi-tui/dist/tui-main-screen.js";
 const KEEP_FACTOR = 4;
 const KEEP_FLOOR = 2_000;
 
+export interface ScreenOptions {
+	/** Lines above the terminal's viewport pi-tui keeps before they are cut. Default 64. */
+	cutAfter?: number;
+}
+
+/** What pi-tui had drawn of the lines cut from its view, to hand them back. */
+interface Cut {
+	lines: string[];
+	/** getShowHardwareCursor() when they were cut: it changes how a fake cursor is drawn. */
+	hardwareCursor: boolean;
+}
+
 export class Screen extends TuiMainScreen {
 	private finished = new Map<string, string>();
+	private readonly cutAfter: number;
+	/** Leading lines of the frame pi-tui does not see (all above its viewport). */
+	private cut: Cut = { lines: [], hardwareCursor: false };
+	/** The last frame's lines as the components returned them. */
+	private last: readonly string[] = [];
+	/** The lines this frame hands pi-tui (while doRender runs). */
+	private handed: readonly string[] | undefined;
+
+	constructor(terminal: Terminal, options: ScreenOptions = {}) {
+		super(terminal);
+		this.cutAfter = options.cutAfter ?? 64;
+	}
+
+	override render(width: number): readonly string[] {
+		return this.handed ?? super.render(width);
+	}
 
 	/**
-	 * pi-tui finishes every line of every frame and then compares each with the last frame's copy,
+	 * pi-tui's frame passes over every line several times (finishing, comparing, looking for
+	 * images); with the lines in the scrollback cut, it passes over the screen and what changed.
+	 * The cut lines go back before any frame pi-tui may draw in full (a resize, a change above the
+	 * viewport, a shrink that scrolls back, an overlay, an image), so it decides and draws as it would
+	 * with every line.
+	 */
+	protected override doRender(): void {
+		if (this.stopped) return super.doRender();
+		const full = super.render(this.terminal.columns);
+		const cutCount = this.cut.lines.length;
+		if (cutCount > 0 && this.mayRedrawAll(full)) this.uncut();
+		this.handed = this.cut.lines.length > 0 ? full.slice(this.cut.lines.length) : full;
+		try {
+			super.doRender();
+		} finally {
+			this.handed = undefined;
+		}
+		this.last = full;
+		this.cutScrolledOff(full);
+	}
+
+	protected override resetRenderState(): void {
+		super.resetRenderState();
+		// pi-tui starts over and draws every line: none is cut any more.
+		this.cut = { lines: [], hardwareCursor: false };
+		this.last = [];
+	}
+
+	/**
+	 * pi-tui finishes every line of a frame and then compares each with the last frame's copy,
 	 * character by character, since each copy is a new string. A line's finish depends on the line
 	 * alone, so a line seen before gets the very string it got then: no work, and the compare that
 	 * follows sees the same string.
@@ -34,5 +94,55 @@ export class Screen extends TuiMainScreen {
 			lines[i] = done;
 		}
 		return lines;
+	}
+
+	/** Whether pi-tui, seeing every line, could draw this frame in full (erring towards yes). */
+	private mayRedrawAll(full: readonly string[]): boolean {
+		const state = this.captureRenderState();
+		const cut = this.cut.lines.length;
+		if (this.terminal.columns !== state.previousWidth || this.terminal.rows !== state.previousHeight) return true;
+		if (this.hasOverlayEntries || this.getShowHardwareCursor() !== this.cut.hardwareCursor) return true;
+		if (this.getClearOnShrink() && full.length < state.maxLinesRendered + cut) return true;
+		// A line above the viewport changed, or went (the frame shrank to above it): pi-tui starts over.
+		const top = cut + state.previousViewportTop;
+		for (let i = 0; i < top; i++) if (full[i] !== this.last[i]) return true;
+		// An image line on the screen: pi-tui's image handling looks at every line.
+		for (let i = top; i < full.length; i++) if (isImageLine(full[i]!)) return true;
+		return false;
+	}
+
+	/** Give pi-tui back the lines it had drawn, as if they had never been cut. */
+	private uncut(): void {
+		const state = this.captureRenderState();
+		const n = this.cut.lines.length;
+		this.restoreRenderState({
+			...state,
+			previousLines: [...this.cut.lines, ...state.previousLines],
+			cursorRow: state.cursorRow + n,
+			hardwareCursorRow: state.hardwareCursorRow + n,
+			maxLinesRendered: state.maxLinesRendered + n,
+			previousViewportTop: state.previousViewportTop + n,
+		});
+		this.cut = { lines: [], hardwareCursor: false };
+	}
+
+	/** Cut what scrolled above the viewport, once there is enough of it to be worth it. */
+	private cutScrolledOff(full: readonly string[]): void {
+		if (this.stopped || this.hasOverlayEntries || process.env.TERMUX_VERSION) return;
+		const state = this.captureRenderState();
+		const n = state.previousViewportTop;
+		if (n < this.cutAfter || state.previousLines.length - n < this.terminal.rows) return;
+		// restoreRenderState forgets images; with one on the screen nothing is cut.
+		const cut = this.cut.lines.length;
+		for (let i = cut; i < full.length; i++) if (isImageLine(full[i]!)) return;
+		this.cut = { lines: [...this.cut.lines, ...state.previousLines.slice(0, n)], hardwareCursor: this.getShowHardwareCursor() };
+		this.restoreRenderState({
+			...state,
+			previousLines: state.previousLines.slice(n),
+			cursorRow: state.cursorRow - n,
+			hardwareCursorRow: state.hardwareCursorRow - n,
+			maxLinesRendered: state.maxLinesRendered - n,
+			previousViewportTop: 0,
+		});
 	}
 }

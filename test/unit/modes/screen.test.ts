@@ -73,7 +73,7 @@ function scenario(seed: number, steps: number): { plain: string; ours: string } 
 	const plainTerm = new FakeTerminal(60, 12);
 	const oursTerm = new FakeTerminal(60, 12);
 	const plain = new TuiMainScreen(plainTerm);
-	const ours = new Screen(oursTerm);
+	const ours = new Screen(oursTerm, { cutAfter: 3 });
 	const entries: Entry[][] = [[], []];
 	const editor = [new Entry(["> "]), new Entry(["> "])];
 	let counter = 0;
@@ -119,10 +119,14 @@ function scenario(seed: number, steps: number): { plain: string; ours: string } 
 				const last = list.pop();
 				if (last && list.length > 0) tui.removeChild(last);
 				else if (last) list.push(last);
-			} else if (roll < 0.85) {
+			} else if (roll < 0.82) {
+				// most of the conversation goes (/new, a move in /tree): the rest scrolls back
+				const keep = 1 + Math.floor(pick * 3);
+				for (const entry of list.splice(keep)) tui.removeChild(entry);
+			} else if (roll < 0.87) {
 				term.columns = size[0];
 				term.rows = size[1];
-			} else if (roll < 0.88) {
+			} else if (roll < 0.9) {
 				tui.invalidate();
 				tui.renderNow(true);
 				return;

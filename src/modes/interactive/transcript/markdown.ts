@@ -8,12 +8,24 @@ type MarkdownModule = typeof import("@earendil-works/pi-tui/dist/components/mark
 
 let loaded: MarkdownModule | undefined;
 let loading: Promise<void> | undefined;
+/** Some text was drawn as plain lines, the component not there yet: it must be drawn again. */
+let drawnPlain = false;
 
-/** Load the Markdown component (once); resolves when views draw Markdown. */
-export function loadMarkdown(): Promise<void> {
-	return (loading ??= import("@earendil-works/pi-tui/dist/components/markdown.js").then((m) => {
+/**
+ * Load the Markdown component (once); resolves when views draw Markdown. `redraw` runs then if
+ * text was drawn without it (not for a conversation that waited for it: redrawing a long one is
+ * a whole frame's work for nothing).
+ */
+export function loadMarkdown(redraw?: () => void): Promise<void> {
+	loading ??= import("@earendil-works/pi-tui/dist/components/markdown.js").then((m) => {
 		loaded = m;
-	}));
+	});
+	if (!redraw) return loading;
+	return loading.then(() => {
+		if (!drawnPlain) return;
+		drawnPlain = false;
+		redraw();
+	});
 }
 
 /** pi-tui's Markdown with the same constructor, drawn as plain wrapped text until the component is loaded. */
@@ -44,6 +56,7 @@ export class LazyMarkdown implements Component {
 		const inner = Math.max(1, width - 2 * this.paddingX);
 		const text = this.options?.transform ? this.options.transform(this.text, inner) : this.text;
 		if (!text.trim()) return [];
+		drawnPlain = true;
 		const pad = " ".repeat(this.paddingX);
 		const lines = wrapTextWithAnsi(text, inner).map((line) => pad + line);
 		const blank = Array.from({ length: this.paddingY }, () => "");
