@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 
 const repoRoot = resolve(import.meta.dir, "../..");
 let copied: string | undefined;
+let copiedDir: string | undefined;
 
 /** Path of the compiled binary, copied once per test process into a temp dir outside the repo. */
 export function agentBinary(): string {
@@ -20,8 +21,19 @@ export function agentBinary(): string {
 		copyFileSync(built, copied);
 	}
 	chmodSync(copied, 0o755);
-	process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+	copiedDir = dir;
+	// Outside bun test (a script using these helpers); under it, test/support/cleanup.ts removes it.
+	process.on("exit", removeCopiedBinary);
 	return copied;
+}
+
+/**
+ * Remove the copy (a hard link keeps a rebuilt binary's old 120 MB alive in the temp dir); the
+ * next agentBinary() makes a new one.
+ */
+export function removeCopiedBinary(): void {
+	if (copiedDir) rmSync(copiedDir, { recursive: true, force: true });
+	copied = copiedDir = undefined;
 }
 
 export interface RunResult {
