@@ -74,11 +74,10 @@ async function run(args: Args): Promise<number> {
 	if (args.export) return exportCommand(args.export, args.messages[0], args.sessionDir);
 	const cwd = process.cwd();
 	// Trust, extension loading (exit 1 on a load failure), extension flags, the --verbose list.
-	const { startExtensions } = await import("./cli/extensions-startup.ts");
-	mark("import start-up");
+	const modules = await import("./cli/run-modules.ts");
+	const { startExtensions, ModelRegistry } = modules;
+	mark("import start-up, registry, session");
 	const started = await startExtensions(args, cwd);
-	const { ModelRegistry } = await import("./core/providers/registry.ts");
-	mark("import registry");
 	const registry = ModelRegistry.create();
 	mark("model registry");
 	if (args.listModels !== undefined) {
@@ -99,7 +98,7 @@ async function run(args: Args): Promise<number> {
 		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
 	}
 
-	const { readFileArgs, readPipedStdin } = await import("./cli/prompt-input.ts");
+	const { readFileArgs, readPipedStdin } = modules;
 	const files = readFileArgs(args.fileArgs, cwd);
 	const stdin = mode === "tui" || isTerminal(0) ? undefined : await readPipedStdin();
 	// A trailing newline from `echo` or a file says nothing; it would only pad the prompt.
@@ -116,9 +115,7 @@ async function run(args: Args): Promise<number> {
 	}
 	if (prompts.length === 0) throw new UserError("No prompt given.", [`Pass one: agent -p "what to do", or pipe text on stdin.`]);
 
-	const { createAgentSession } = await import("./core/sdk.ts");
-	const { createStderrUI } = await import("./core/extensions/ui-noop.ts");
-	mark("import sdk");
+	const { createAgentSession, createStderrUI } = modules;
 	// json mode streams from the moment the session exists: the header, then what session_start handlers emit.
 	const { attachJsonStream } = mode === "json" ? await import("./modes/json.ts") : { attachJsonStream: undefined };
 	let detachJson: (() => void) | undefined;
@@ -137,8 +134,10 @@ async function run(args: Args): Promise<number> {
 		if (lines.length > 0) writeStderr(`${lines.slice(1).join("\n")}\n\n`);
 	}
 	if (!detachJson) session.setWriteErrorHandler((error) => writeStderr(`Warning: ${error.message}\n`));
+	// Session lines found damaged when their message is first read (the context of the first prompt).
+	session.setLoadWarningHandler((w) => writeStderr(`Warning: ${w.message}\n`));
 	mark("create session");
-	const { runPrintMode } = await import("./modes/print.ts");
+	const { runPrintMode } = modules;
 	return runPrintMode(session, host, { mode: mode === "json" ? "json" : "text", prompts, images: files.images, detach: detachJson, modelError });
 }
 
@@ -155,6 +154,8 @@ async function exportCommand(target: string, output: string | undefined, session
 	const session = SessionManager.open(path);
 	if (session.getEntries().length === 0) throw new UserError(`${path} has no entries to export.`, ["Pass a session file written by agent (or pi), or a session id prefix."]);
 	for (const w of session.getWarnings()) writeStderr(`Warning: ${w.message}\n`);
+	// The page reads the branch's messages: a damaged line found then is reported the same way.
+	session.setWarningHandler((w) => writeStderr(`Warning: ${w.message}\n`));
 	writeStdout(`${exportSessionToHtml(session, output, cwd)}\n`);
 	return 0;
 }

@@ -11,7 +11,7 @@ import { clampThinkingLevel, supportedThinkingLevels } from "./providers/thinkin
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import type { SessionWriteError } from "./session/session-errors.ts";
-import type { AppendableMessage, SessionEntry } from "./session/session-entries.ts";
+import type { AppendableMessage, DeferredMessages, SessionEntry, SessionLoadWarning } from "./session/session-entries.ts";
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionResult, type CompactionSettings } from "./session/compaction.ts";
 import { SessionCompactor, type CompactionEvent } from "./session/compactor.ts";
 import { mark } from "./timing.ts";
@@ -101,8 +101,8 @@ export interface AgentSessionOptions {
 	toolPolicy?: ToolPolicy;
 	/** Everything but the tool lists, which the session fills in from the active tools. */
 	systemPrompt: Omit<BuildSystemPromptOptions, "selectedTools" | "toolSnippets" | "promptGuidelines">;
-	/** Earlier messages (a resumed session). */
-	messages?: AgentMessage[];
+	/** Earlier messages (a resumed session), or ones built when first used (SessionManager.deferredContext). */
+	messages?: AgentMessage[] | DeferredMessages;
 	/** Extension hooks into the loop; the runtime binds these. */
 	hooks?: AgentLoopHooks;
 	/** The context object passed to tools' execute. */
@@ -135,7 +135,9 @@ export class NoModelError extends Error {
 
 export class AgentSession {
 	readonly cwd: string;
-	readonly messages: AgentMessage[];
+	private _messages: AgentMessage[] | undefined;
+	/** A resumed session's messages until something uses them (a long session starts without building them). */
+	private deferredMessages: DeferredMessages | undefined;
 	private _model: Model | undefined;
 	private _thinkingLevel: ThinkingLevel;
 	private readonly models: ModelAccess;
@@ -170,6 +172,22 @@ export class AgentSession {
 	readonly beforeRun: (() => Promise<void>)[] = [];
 	private _explicitToolSelection = false;
 
+	/** The conversation the model sees (built on first use for a resumed session). */
+	get messages(): AgentMessage[] {
+		if (!this._messages) {
+			this._messages = this.deferredMessages?.build() ?? [];
+			this.deferredMessages = undefined;
+		}
+		return this._messages;
+	}
+
+	/** The last message passing `test`, without building a resumed session's messages for it. */
+	private findLastMessage(test: (message: AgentMessage) => boolean): AgentMessage | undefined {
+		if (this.deferredMessages) return this.deferredMessages.findLast(test);
+		for (let i = this.messages.length - 1; i >= 0; i--) if (test(this.messages[i]!)) return this.messages[i];
+		return undefined;
+	}
+
 	constructor(options: AgentSessionOptions) {
 		const self = this;
 		this.cwd = options.cwd;
@@ -181,7 +199,8 @@ export class AgentSession {
 		this.toolPolicy = options.toolPolicy;
 		this.activeToolNames = options.activeTools.filter((n) => this.allTools.has(n));
 		this.promptOptions = options.systemPrompt;
-		this.messages = options.messages ? [...options.messages] : [];
+		if (options.messages && !Array.isArray(options.messages)) this.deferredMessages = options.messages;
+		else this._messages = options.messages ? [...options.messages] : [];
 		this.hooks = options.hooks ?? {};
 		this.toolContext = options.toolContext ?? (() => ({}));
 		this.requestTimeouts = options.requestTimeouts;
@@ -196,7 +215,9 @@ export class AgentSession {
 				get signal() {
 					return self.signal;
 				},
-				messages: this.messages,
+				get messages() {
+					return self.messages;
+				},
 				getSystemPrompt: () => this.getSystemPrompt(),
 				complete: async (model, context, opts) => {
 					if (this.models.complete) return this.models.complete(model, context, opts);
@@ -730,6 +751,24 @@ export class AgentSession {
 		this._session.setWriteErrorHandler(handler);
 	}
 
+	private loadWarningHandler: ((warning: SessionLoadWarning) => void) | undefined;
+
+	/**
+	 * Where damaged session lines found after open go (a message is read when first used), for this
+	 * session file and every one that replaces it. Those found at open are in createAgentSession's warnings.
+	 */
+	setLoadWarningHandler(handler: ((warning: SessionLoadWarning) => void) | undefined): void {
+		this.loadWarningHandler = handler;
+		this._session.setWarningHandler(handler);
+	}
+
+	/** Replace the conversation (in place once built: a run's loop holds the array). */
+	private replaceMessages(messages: AgentMessage[]): void {
+		this.deferredMessages = undefined;
+		if (this._messages) this._messages.splice(0, this._messages.length, ...messages);
+		else this._messages = [...messages];
+	}
+
 	/** Make `next` the session: messages, model and thinking level come from it. */
 	loadFrom(next: SessionManager): void {
 		// The session left behind is no longer written by this process.
@@ -737,8 +776,9 @@ export class AgentSession {
 		this._session = next;
 		this.announced = undefined;
 		if (this.writeErrorHandler) next.setWriteErrorHandler(this.writeErrorHandler);
+		if (this.loadWarningHandler) next.setWarningHandler(this.loadWarningHandler);
 		const context = next.buildSessionContext();
-		this.messages.splice(0, this.messages.length, ...context.messages);
+		this.replaceMessages(context.messages);
 		this.steering = [];
 		this.followUps = [];
 		if (context.model) {
@@ -750,7 +790,7 @@ export class AgentSession {
 
 	/** Rebuild the conversation from the session file's current leaf (after a compaction or tree move). */
 	rebuildFromSession(): void {
-		this.messages.splice(0, this.messages.length, ...this._session.buildSessionContext().messages);
+		this.replaceMessages(this._session.buildSessionContext().messages);
 	}
 
 	/**
@@ -887,21 +927,12 @@ export class AgentSession {
 
 	/** Text of the last assistant message that has any; undefined when there is none. */
 	lastAssistantText(): string | undefined {
-		for (let i = this.messages.length - 1; i >= 0; i--) {
-			const m = this.messages[i]!;
-			if (m.role !== "assistant") continue;
-			if (m.stopReason === "aborted" && m.content.length === 0) continue;
-			return textOf(m.content).trim() || undefined;
-		}
-		return undefined;
+		const m = this.findLastMessage((m) => m.role === "assistant" && !(m.stopReason === "aborted" && m.content.length === 0)) as AssistantMessage | undefined;
+		return m ? textOf(m.content).trim() || undefined : undefined;
 	}
 
 	/** The last assistant message, if any. */
 	lastAssistant(): AssistantMessage | undefined {
-		for (let i = this.messages.length - 1; i >= 0; i--) {
-			const m = this.messages[i]!;
-			if (m.role === "assistant") return m;
-		}
-		return undefined;
+		return this.findLastMessage((m) => m.role === "assistant") as AssistantMessage | undefined;
 	}
 }

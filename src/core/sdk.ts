@@ -256,7 +256,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const sessionManager = await openSession(cwd, options.session ?? { kind: "new" }, options.sessionDir, options.onSessionInUse);
 	mark("open session");
 	for (const w of sessionManager.getWarnings()) warnings.push(w.message);
-	const context = sessionManager.buildSessionContext();
+	// The model and thinking level to resume with; the messages are built when first used (a long
+	// session opens without reading every message). Damaged lines found then go to setLoadWarningHandler.
+	const context = sessionManager.contextSettings();
+	const messages = sessionManager.deferredContext();
 	mark("session context");
 
 	let model: Model | undefined;
@@ -289,7 +292,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			warnings.push(modelError.message);
 		}
 	}
-	if (thinkingLevel === undefined && context.messages.length > 0) thinkingLevel = context.thinkingLevel;
+	if (thinkingLevel === undefined && context.hasMessages) thinkingLevel = context.thinkingLevel;
 	mark("select model");
 	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
 
@@ -326,7 +329,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 			noBuiltinTools: options.noBuiltinTools === true,
 			builtinNames: builtins.tools.map((t) => t.name),
 		},
-		messages: context.messages,
+		messages,
 		systemPrompt: {
 			cwd,
 			customPrompt: options.systemPrompt ? readAppend(options.systemPrompt, cwd) : undefined,
@@ -353,7 +356,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	if (model && (!context.model || context.model.provider !== model.provider || context.model.modelId !== model.id)) {
 		sessionManager.appendModelChange(model.provider, model.id);
 	}
-	if (context.messages.length === 0 || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
+	if (!context.hasMessages || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
 	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels, session.scopedThinkingLevels);
 	mark("agent session");
 	const mcp = await startMcp(options, { cwd, projectTrusted, session, extensionsLoaded: loaded !== undefined });

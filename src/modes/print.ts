@@ -58,6 +58,8 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 		}
 		finished = !extensionExitRequest();
 	} finally {
+		// A compaction an extension started without awaiting it (ctx.compact()) finishes before the exit.
+		await session.compaction.settled();
 		mark("run");
 		options.detach?.();
 		stopRetryLines?.();

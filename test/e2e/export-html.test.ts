@@ -1,7 +1,7 @@
 // HTML export through the binary: `agent --export <session> [out]` and rpc `export_html` write one
 // self-contained page — markdown rendered, code and raw HTML escaped, nothing from the network.
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { RpcAgent } from "../support/rpc.ts";
 import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
@@ -83,6 +83,27 @@ test("agent --export writes the session as a page next to you, or where you say,
 	expect(byId.stderr).toBe("");
 	expect(byId.stdout).toBe(`${join(world.cwd, "by-id.html")}\n`);
 	expectSafePage(readFileSync(join(world.cwd, "by-id.html"), "utf8"));
+}, T);
+
+test("agent --export of a session with a damaged message line: the page is written without it, the line is named", async () => {
+	await using world = await mockWorld();
+	const file = await sessionWithMarkdown(world);
+	const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+	// The first message line (the prompt) gets a shape the code cannot use.
+	const at = lines.findIndex((l) => l.startsWith('{"type":"message"'));
+	const entry = JSON.parse(lines[at]!);
+	entry.message.content = 42;
+	lines[at] = JSON.stringify(entry);
+	writeFileSync(file, `${lines.join("\n")}\n`);
+	const r = await world.run(["--export", file, "page.html"]);
+	expect(r).toEqual({
+		stdout: `${join(world.cwd, "page.html")}\n`,
+		stderr: `Warning: ${file}:${at + 1}: skipped a "message" entry of an unexpected shape: message.content must be a string or an array of content blocks\n`,
+		code: 0,
+	});
+	const page = readFileSync(join(world.cwd, "page.html"), "utf8");
+	expect(page).toContain("<h2>Findings</h2>");
+	expect(page).not.toContain("not italic");
 }, T);
 
 test("agent --export with a file that is not a session says so and exits 1", async () => {

@@ -9,7 +9,7 @@ import { MODEL, mockWorld } from "../support/world.ts";
 const TIMEOUT = 60_000;
 const ROWS = 150;
 
-/** An answer of ROWS numbered lines. */
+/** An answer of ROWS numbered paragraphs (a line and a blank line each). */
 function answer(n: number): string {
 	return Array.from({ length: ROWS }, (_, i) => `answer ${n} row ${i + 1}`).join("\n\n");
 }
@@ -17,6 +17,12 @@ function answer(n: number): string {
 /** How often `text` occurs in `haystack`. */
 function count(haystack: string, text: string): number {
 	return haystack.split(text).length - 1;
+}
+
+/** Both answers whole in the scrollback: their first, middle and last rows once each, in order. */
+function expectBothAnswersOnce(text: string): void {
+	for (const n of [1, 2]) for (const row of [1, 2, ROWS / 2, ROWS]) expect(count(text, ` answer ${n} row ${row}\n`)).toBe(1);
+	expect(text.indexOf(" answer 2 row 1\n")).toBeGreaterThan(text.indexOf(` answer 1 row ${ROWS}\n`));
 }
 
 describe.skipIf(!hasTmux)("interactive long transcript", () => {
@@ -33,30 +39,35 @@ describe.skipIf(!hasTmux)("interactive long transcript", () => {
 		term.submit(question);
 		await term.waitForAbove(` answer 1 row ${ROWS}`);
 		term.submit("more");
-		await term.waitForAbove(` answer 2 row ${ROWS}`);
-		const all = term.transcript();
-		for (const n of [1, 2]) for (const row of [1, 2, ROWS / 2, ROWS]) expect(count(all, ` answer ${n} row ${row}\n`)).toBe(1);
-		expect(count(all, question)).toBe(1);
-		expect(all.indexOf(" answer 1 row 1\n")).toBeGreaterThan(all.indexOf("   ⎿ three (3 lines, ctrl+o to expand)"));
-		expect(all.indexOf(" answer 2 row 1\n")).toBeGreaterThan(all.indexOf(` answer 1 row ${ROWS}\n`));
+		await term.waitToPass("both answers in the scrollback", (p, text) => {
+			expect(p.above).toEndWith(` answer 2 row ${ROWS}`);
+			expectBothAnswersOnce(text);
+			expect(count(text, ` › ${question}\n`)).toBe(1);
+			expect(text.indexOf(" answer 1 row 1\n")).toBeGreaterThan(text.indexOf("   ⎿ three (3 lines, ctrl+o to expand)"));
+		});
 
 		// The result is some 600 lines up: ctrl+o draws it expanded where it is, and nothing twice.
 		term.keys("C-o");
-		const expanded = await term.waitUntil("the expanded result far up", (_p, text) => text.includes("   ⎿ one\n     two\n     three\n") && text.includes(` answer 2 row ${ROWS}\n`));
-		const after = term.transcript();
-		expect(after).not.toContain("ctrl+o to expand");
-		for (const n of [1, 2]) for (const row of [1, ROWS]) expect(count(after, ` answer ${n} row ${row}\n`)).toBe(1);
-		expect(expanded.above).toEndWith(` answer 2 row ${ROWS}\n\n Tool output: expanded`);
+		const expanded = await term.waitToPass("the expanded result far up", (p, text) => {
+			expect(text).toContain("   ⎿ one\n     two\n     three\n");
+			expect(p.above).toEndWith(` answer 2 row ${ROWS}\n\n Tool output: expanded`);
+			expectBothAnswersOnce(text);
+		});
+		expect(expanded.above).not.toContain("ctrl+o to expand");
 
-		// Narrower: the first question, far up, wraps again at the new width.
+		// Narrower: the first question, far up, wraps again at the new width; nothing is lost or doubled.
 		term.resize(40, 30);
-		const narrow = await term.waitUntil("the narrow layout", (_p, text) => text.split("\n").every((l) => l.length <= 40) && text.includes(` answer 2 row ${ROWS}\n`));
-		const lines = term.transcript().split("\n");
-		const start = lines.findIndex((l) => l.includes("› The first question"));
-		expect(start).toBeGreaterThanOrEqual(0);
-		expect(lines.slice(start, start + 4).map((l) => l.replace("›", "").trim()).join(" ").trim()).toBe(question);
-		expect(count(lines.join("\n"), " answer 1 row 1\n")).toBe(1);
-		expect(narrow.above).toEndWith(` answer 2 row ${ROWS}\n\n Tool output: expanded`);
+		await term.waitToPass("the narrow layout", (p, text) => {
+			const lines = text.split("\n");
+			expect(lines.filter((l) => l.length > 40)).toEqual([]);
+			expect(p.above).toEndWith(` answer 2 row ${ROWS}\n\n Tool output: expanded`);
+			expectBothAnswersOnce(text);
+			const start = lines.findIndex((l) => l.includes("› The first question"));
+			expect(start).toBeGreaterThanOrEqual(0);
+			const end = lines.findIndex((l, i) => i > start && l.trim() === "");
+			expect(end - start).toBeGreaterThan(1);
+			expect(lines.slice(start, end).map((l) => l.replace("›", "").trim()).join(" ")).toBe(question);
+		});
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

@@ -21,6 +21,8 @@ const NEVER_IN_PRINT: Record<string, RegExp> = {
 	"the trust prompt (@clack/prompts)": /^node_modules\/@clack\//,
 	// A valid models.json is checked by code the build generated; tool arguments (none here) compile a check.
 	"typebox's checker and compiler": /^node_modules\/typebox\/build\/(value|compile)\/|^src\/core\/providers\/config-check-source\.ts$/,
+	// Tool and config schemas are frozen into literals by the build (scripts/frozen-module.ts): sending the tool list builds none.
+	"typebox's schema builders": /^node_modules\/typebox\/build\/(type|schema|format|index\.mjs|typebox\.mjs)/,
 };
 
 interface ChunkMap {

@@ -22,8 +22,8 @@ const DELIBERATE: Record<string, { why: string; differences: string[] }> = {
 		differences: ['stdout "more\\n", pi ""', "2 requests, pi 0", "session: ["],
 	},
 	"trigger-compact.ts": {
-		why: "ctx.compact() is not awaited; pi exits before the summary request, we compact",
-		differences: ["4 requests, pi 3"],
+		why: "ctx.compact() is not awaited; pi exits before the summary request, we compact (the request and the compaction entry)",
+		differences: ["4 requests, pi 3", "session: ["],
 	},
 };
 

@@ -221,7 +221,7 @@ for (const protocol of PROTOCOLS) {
 				expect(processAlive(pid)).toBe(true);
 				proc.kill("SIGINT");
 				expect(await proc.exited).toBe(130);
-				await until(() => !processAlive(pid), `sleep (pid ${pid}) to be killed`, 5000);
+				await until(() => !processAlive(pid), `sleep (pid ${pid}) to be killed`);
 				// The model was never asked again.
 				expect(world.mock.requests).toHaveLength(1);
 			} finally {

@@ -66,6 +66,22 @@ describe("an assistant entry of the wrong shape", () => {
 	});
 });
 
+test("messages are read when first used: a command run reads only the last answer; the prompt after it reports the damaged line", async () => {
+	await using world = await mockWorld();
+	const { file, line } = await damagedSession(world, (m) => (m.content = "text"));
+	world.write("project/count.ts", `export default function (pi) {
+	pi.registerCommand("count", { handler: async (_a, ctx) => console.error(\`entries \${ctx.sessionManager.getEntries().length}\`) });
+}
+`);
+	// The damaged answer is not on the way to the last one: nothing to report yet; the last answer is printed as always.
+	const command = await world.run([...model, "-e", "./count.ts", "--session", file, "-p", "/count"]);
+	expect(command).toEqual({ stdout: "second answer\n", stderr: expect.stringMatching(/^entries \d+\n$/), code: 0 });
+	world.mock.script({ text: "third answer" });
+	const prompt = await world.run([...model, "--session", file, "-p", "third question"]);
+	expect(prompt).toEqual({ stdout: "third answer\n", stderr: `Warning: ${file}:${line}: skipped a "message" entry of an unexpected shape: message.content must be an array of content blocks\n`, code: 0 });
+	expect(userTexts(world)).toEqual(["first question", "second question", "third question"]);
+});
+
 test("other entry kinds of the wrong shape are skipped the same way", async () => {
 	await using world = await mockWorld();
 	world.mock.script({ text: "first answer" });

@@ -52,7 +52,7 @@ for (const mode of ["print", "json", "rpc"] as const) {
 					for (const pid of started) expect(processAlive(pid)).toBe(true);
 					proc.kill(signal);
 					expect(await proc.exited).toBe(code);
-					await until(() => started.every((pid) => !processAlive(pid)), `processes ${started.join(", ")} to be gone`, 5000);
+					await until(() => started.every((pid) => !processAlive(pid)), `processes ${started.join(", ")} to be gone`);
 					expect(readFileSync(log, "utf8")).toBe("shutdown quit\n");
 				} finally {
 					proc.kill("SIGKILL");
@@ -74,7 +74,7 @@ test("rpc: SIGTERM during a person's bash command (the `bash` command, as `!cmd`
 		const started = readPids(pids);
 		proc.kill("SIGTERM");
 		expect(await proc.exited).toBe(143);
-		await until(() => started.every((pid) => !processAlive(pid)), `processes ${started.join(", ")} to be gone`, 5000);
+		await until(() => started.every((pid) => !processAlive(pid)), `processes ${started.join(", ")} to be gone`);
 	} finally {
 		proc.kill("SIGKILL");
 		killAll(readPids(pids));

@@ -1,5 +1,6 @@
 // typebox's generated check code for the config schemas, as the body of a function taking `Guard`.
-// Run by scripts/build.ts, which bakes the code into the binary; from source, on first use.
+// Run by scripts/build.ts, which bakes the code into the binary as config-check-code.ts; from source,
+// on first use.
 import { Code } from "typebox/compile";
 import * as schemas from "./provider-config.ts";
 
@@ -23,7 +24,11 @@ export function checkSource(name: CheckedSchema): string {
 	return `const External = [${externals.join(", ")}];\n${body}`;
 }
 
-/** Every checked schema's source, by name: what the build defines as AGENT_CONFIG_CHECKS. */
-export function allCheckSources(): Record<CheckedSchema, string> {
-	return Object.fromEntries(CHECKED_SCHEMAS.map((n) => [n, checkSource(n)])) as Record<CheckedSchema, string>;
+/**
+ * config-check-code.ts as the build bundles it: every checked schema's check as code, sharing one
+ * import of typebox's Guard.
+ */
+export function checkModuleSource(): string {
+	const entries = CHECKED_SCHEMAS.map((n) => `\t${n}: (function (Guard) {\n${checkSource(n)}\n})(Guard),`);
+	return `import { Guard } from "typebox/guard";\nexport const CHECKS = {\n${entries.join("\n")}\n};\n`;
 }

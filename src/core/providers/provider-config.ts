@@ -1,5 +1,7 @@
 // The shapes users and extensions configure providers with: models.json (pi's format), auth.json,
-// and registerProvider's ProviderConfig (reference §4.5). Schema and type share a name.
+// and registerProvider's ProviderConfig (reference §4.5). Schema and type share a name. The binary
+// holds this module frozen (scripts/frozen-module.ts), so reading models.json evaluates no typebox:
+// keep it data only.
 import { type Static, Type } from "typebox";
 import type { StreamFunction } from "./types.ts";
 

@@ -1,8 +1,18 @@
 // What the model sees at a point in the tree: the root → leaf path turned into messages, with the
-// latest compaction on the path replacing everything before its first kept entry.
+// latest compaction on the path replacing everything before its first kept entry; and what can be
+// told of it reading only its last messages (model, thinking level, the last answer).
 import type { AgentMessage } from "../agent/messages.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../providers/types.ts";
 import type { CompactionEntry, SessionContext, SessionEntry } from "./session-entries.ts";
+import { isSkippedLine } from "./session-file.ts";
+
+/** What a session resumes with, besides its messages. */
+export interface ContextSettings {
+	model: SessionContext["model"];
+	thinkingLevel: ThinkingLevel;
+	/** The context has at least one message. */
+	hasMessages: boolean;
+}
 
 /** `path` runs root → leaf (SessionManager.getBranch()). */
 export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
@@ -47,6 +57,68 @@ export function buildContextFromPath(path: readonly SessionEntry[]): SessionCont
 	return { messages, thinkingLevel, model };
 }
 
+/** The latest compaction on `path` (-1: none) and the index of its first kept entry (-1: none kept). */
+function compactionOf(path: readonly SessionEntry[]): { at: number; keptFrom: number } {
+	let at = -1;
+	for (let i = path.length - 1; i >= 0; i--) {
+		if (path[i]!.type === "compaction") {
+			at = i;
+			break;
+		}
+	}
+	if (at < 0) return { at, keptFrom: -1 };
+	const firstKept = (path[at] as CompactionEntry).firstKeptEntryId;
+	let keptFrom = -1;
+	for (let i = 0; i < at; i++) {
+		if (path[i]!.id === firstKept) {
+			keptFrom = i;
+			break;
+		}
+	}
+	return { at, keptFrom };
+}
+
+/** The context's entries that give messages, last first (the compaction's summary is not among them). */
+function* lastFirst(path: readonly SessionEntry[]): Generator<SessionEntry> {
+	const { at, keptFrom } = compactionOf(path);
+	for (let i = path.length - 1; i > at; i--) yield path[i]!;
+	if (keptFrom >= 0) for (let i = at - 1; i >= keptFrom; i--) yield path[i]!;
+}
+
+/** buildContextFromPath(path)'s model, thinking level and whether it has messages, reading messages from the end only. */
+export function contextSettingsOf(path: readonly SessionEntry[]): ContextSettings {
+	let model: SessionContext["model"] | undefined;
+	let thinkingLevel: ThinkingLevel | undefined;
+	// The latest model and level on the path win; an unknown level (a newer writer, a hand edit) is passed over.
+	for (let i = path.length - 1; i >= 0 && (model === undefined || thinkingLevel === undefined); i--) {
+		const entry = path[i]!;
+		if (entry.type === "thinking_level_change") {
+			if (thinkingLevel === undefined && (THINKING_LEVELS as readonly string[]).includes(entry.thinkingLevel)) thinkingLevel = entry.thinkingLevel as ThinkingLevel;
+		} else if (model === undefined) {
+			if (entry.type === "model_change") model = { provider: entry.provider, modelId: entry.modelId };
+			else if (entry.type === "message" && entry.message.role === "assistant" && !isSkippedLine(entry.message)) model = { provider: entry.message.provider, modelId: entry.message.model };
+		}
+	}
+	let hasMessages = compactionOf(path).at >= 0;
+	if (!hasMessages) for (const entry of lastFirst(path)) if (entryMessage(entry)) {
+		hasMessages = true;
+		break;
+	}
+	return { model: model ?? null, thinkingLevel: thinkingLevel ?? "off", hasMessages };
+}
+
+/** The last message of buildContextFromPath(path).messages that passes `test`, reading messages from the end only. */
+export function lastContextMessage(path: readonly SessionEntry[], test: (message: AgentMessage) => boolean): AgentMessage | undefined {
+	for (const entry of lastFirst(path)) {
+		const message = entryMessage(entry);
+		if (message && test(message)) return message;
+	}
+	const { at } = compactionOf(path);
+	if (at < 0) return undefined;
+	const summary = buildContextFromPath(path.slice(at)).messages[0]!;
+	return test(summary) ? summary : undefined;
+}
+
 function pushMessage(out: AgentMessage[], entry: SessionEntry): void {
 	const message = entryMessage(entry);
 	if (message) out.push(message);
@@ -56,7 +128,8 @@ function pushMessage(out: AgentMessage[], entry: SessionEntry): void {
 export function entryMessage(entry: SessionEntry): AgentMessage | undefined {
 	switch (entry.type) {
 		case "message":
-			return entry.message;
+			// A line found damaged when its message was read: reported, and out of the tree.
+			return isSkippedLine(entry.message) ? undefined : entry.message;
 		case "custom_message":
 			return {
 				role: "custom",

@@ -150,6 +150,17 @@ export interface SessionInfo {
 	allMessagesText: string;
 }
 
+/**
+ * A context's messages built when first needed: a resumed session's AgentSession holds this
+ * until something uses its messages (a prompt, the transcript), and answers "the last answer" from
+ * the end of the branch without building them.
+ */
+export interface DeferredMessages {
+	build(): AgentMessage[];
+	/** The last message that passes `test`, as build() would list it. */
+	findLast(test: (message: AgentMessage) => boolean): AgentMessage | undefined;
+}
+
 /** A line the loader skipped; the caller prints `message`. */
 export interface SessionLoadWarning {
 	file: string;

@@ -1,12 +1,14 @@
 // A session file on disk: where it lives, how its lines parse (torn and garbage lines are skipped
-// with a warning, never fatal), how v1/v2 files migrate in memory, and the I/O seam used to append.
+// with a warning, never fatal; message lines can be read lazily, head first), how v1/v2 files
+// migrate in memory, and the I/O seam used to append.
 import { appendFileSync, closeSync, fstatSync, mkdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { getSessionsDir } from "../../config.ts";
 import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader.ts";
 import { entryShapeProblem } from "./entry-shape.ts";
 import { acquireSessionLock, releaseSessionLock } from "./session-lock.ts";
-import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning } from "./session-entries.ts";
+import type { AgentMessage } from "../agent/messages.ts";
+import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
 export interface SessionFileOps {
@@ -93,6 +95,131 @@ export interface ParsedSessionFile {
 	warnings: SessionLoadWarning[];
 	/** The text does not end with a newline, so the next append must start a fresh line. */
 	endsMidLine: boolean;
+	/** With `lazy`: where entries whose message is read on first use report a damaged one (the manager sets it). */
+	deferred?: DeferredBodies;
+}
+
+export interface ParseOptions {
+	/**
+	 * Read a message line's message only when it is first used (its head — id, parent, time — at
+	 * once), so opening a long session builds no object per message. A message line is taken this
+	 * way only when it has the shape a writer of this format gives it (`{"type":"message","id":…,
+	 * "parentId":…,"timestamp":…,"message":{…}}`); any other line is parsed and checked at once.
+	 */
+	lazy?: boolean;
+}
+
+/**
+ * What a message line read lazily turned out to be, when its JSON is damaged or of an unexpected
+ * shape: `onDamaged` takes the entry out of the tree (as the loader would have) and reports it.
+ */
+export interface DeferredBodies {
+	/** Message lines not read yet. */
+	pending: number;
+	/** `rehang`: its children hang from its parent (an entry of the wrong shape); a line that is not JSON has no known children. */
+	onDamaged: (entry: SessionMessageEntry, warning: SessionLoadWarning, rehang: boolean) => void;
+}
+
+/** What a damaged message reads as once it has been reported: nothing the context or a view shows. */
+const SKIPPED = Symbol.for("agent.session.skipped-line");
+
+/** True for the stand-in a damaged lazily read message line gives (the entry is already out of the tree). */
+export function isSkippedLine(message: AgentMessage): boolean {
+	return (message as unknown as Record<symbol, unknown>)[SKIPPED] === true;
+}
+
+function skippedLine(warning: SessionLoadWarning, timestamp: string): AgentMessage {
+	const ms = Date.parse(timestamp);
+	const message = { role: "custom", customType: "skipped-line", content: warning.message, display: false, details: undefined, timestamp: Number.isNaN(ms) ? 0 : ms };
+	Object.defineProperty(message, SKIPPED, { value: true });
+	return message as AgentMessage;
+}
+
+const MESSAGE_HEAD = '{"type":"message","id":"';
+
+/** What messageHead() read last (one object for every line: no allocation per line). */
+const head = { id: "", parentId: null as string | null, timestamp: "" };
+
+/**
+ * A message line's head, read without parsing the line: the entry's id, parent and time.
+ * Undefined when the line is not in the writer's shape (or has escapes in those fields): it is
+ * then parsed whole. `previousId`: the id of the entry before, most often the parent.
+ */
+
+function messageHead(text: string, start: number, end: number, previousId: string | undefined): typeof head | undefined {
+	if (!text.startsWith(MESSAGE_HEAD, start) || text.charCodeAt(end - 1) !== 0x7d || text.charCodeAt(end - 2) !== 0x7d) return undefined;
+	const idStart = start + MESSAGE_HEAD.length;
+	const idEnd = text.indexOf('"', idStart);
+	if (idEnd <= idStart || idEnd >= end || !text.startsWith('","parentId":', idEnd)) return undefined;
+	let at = idEnd + 13;
+	let parentId: string | null = null;
+	if (text.startsWith("null", at)) at += 4;
+	else if (previousId !== undefined && text.charCodeAt(at) === 0x22 && text.startsWith(previousId, at + 1) && text.charCodeAt(at + 1 + previousId.length) === 0x22) {
+		// The usual case, a child of the line before: its id string, already a Map key, is the parent.
+		parentId = previousId;
+		at += previousId.length + 2;
+	} else if (text.charCodeAt(at) === 0x22) {
+		const parentEnd = text.indexOf('"', at + 1);
+		if (parentEnd < 0 || parentEnd >= end) return undefined;
+		parentId = text.slice(at + 1, parentEnd);
+		at = parentEnd + 1;
+	} else return undefined;
+	if (!text.startsWith(',"timestamp":"', at)) return undefined;
+	const timeStart = at + 14;
+	const timeEnd = text.indexOf('"', timeStart);
+	if (timeEnd < 0 || timeEnd >= end || !text.startsWith(',"message":{', timeEnd + 1)) return undefined;
+	const id = text.slice(idStart, idEnd);
+	const timestamp = text.slice(timeStart, timeEnd);
+	// An escape means the field is not what the characters say: the full parse decides.
+	if (id.includes("\\") || timestamp.includes("\\") || (parentId !== null && (parentId === "" || parentId.includes("\\")))) return undefined;
+	head.id = id;
+	head.parentId = parentId;
+	head.timestamp = timestamp;
+	return head;
+}
+
+/**
+ * A message entry whose message is parsed (and checked, as the loader checks every line) when it
+ * is first read. The line stays in the file's text until then; the entry is an ordinary object
+ * (its `message` an own, enumerable property), so copying, serialising and comparing see the message.
+ */
+function lazyMessageEntry(id: string, parentId: string | null, timestamp: string, text: string, start: number, end: number, line: number, file: string, deferred: DeferredBodies): SessionMessageEntry {
+	let message: AgentMessage | undefined;
+	const entry = {
+		type: "message" as const,
+		id,
+		parentId,
+		timestamp,
+		get message(): AgentMessage {
+			if (message === undefined) {
+				deferred.pending--;
+				message = readMessage(entry, text.slice(start, end), line, file, deferred);
+			}
+			return message;
+		},
+		set message(value: AgentMessage) {
+			if (message === undefined) deferred.pending--;
+			message = value;
+		},
+	};
+	return entry;
+}
+
+function readMessage(entry: SessionMessageEntry, lineText: string, line: number, file: string, deferred: DeferredBodies): AgentMessage {
+	let problem: string;
+	let rehang = true;
+	try {
+		const value = JSON.parse(lineText) as Record<string, unknown>;
+		const shape = entryShapeProblem(value);
+		if (!shape) return value.message as AgentMessage;
+		problem = `skipped a "message" entry of an unexpected shape: ${shape}`;
+	} catch {
+		problem = "skipped a line that is not valid JSON";
+		rehang = false;
+	}
+	const warning = { file, line, message: `${file}:${line}: ${problem}` };
+	deferred.onDamaged(entry, warning, rehang);
+	return skippedLine(warning, entry.timestamp);
 }
 
 /** A parsed line: its object, and where its text is in the file (for the duplicate check). */
@@ -109,7 +236,7 @@ interface RawLine {
  * comes first, is taken in one pass: each entry is checked and kept as its line is parsed, with no
  * object per line beside the entry. Older files are read whole first, then migrated.
  */
-export function parseSessionText(text: string, file: string): ParsedSessionFile {
+export function parseSessionText(text: string, file: string, options: ParseOptions = {}): ParsedSessionFile {
 	const warnings: SessionLoadWarning[] = [];
 	const warn = (line: number, message: string) => warnings.push({ file, line, message: `${file}:${line}: ${message}` });
 	const endsMidLine = text.length > 0 && !text.endsWith("\n");
@@ -133,18 +260,25 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 		return line;
 	};
 	const skippedParents = new Map<string, string | null>();
+	const deferred: DeferredBodies | undefined = options.lazy ? { pending: 0, onDamaged: () => undefined } : undefined;
+	/** Is `id` taken? A different line with it is reported; an identical one is a retried write. */
+	const repeated = (id: string, start: number, end: number, line: number) => {
+		const first = byId.get(id);
+		if (!first) return false;
+		reportRepeat(id, entries.indexOf(first), start, end, line);
+		return true;
+	};
+	const reportRepeat = (id: string, firstIndex: number, start: number, end: number, line: number) => {
+		const firstStart = starts[firstIndex]!;
+		if (lineAt(firstStart) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${id} repeats line ${lineNumberOf(firstStart)}`);
+	};
 	const accept = (e: Record<string, unknown>, start: number, end: number, line: number) => {
 		if (typeof e.id !== "string" || e.id === "") {
 			warn(line, `skipped a "${String(e.type)}" entry without an id`);
 			return;
 		}
-		const first = byId.get(e.id);
-		if (first) {
-			// An identical line is a retried write; a different one is damage worth mentioning.
-			const firstStart = starts[entries.indexOf(first)]!;
-			if (lineAt(firstStart) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${e.id} repeats line ${lineNumberOf(firstStart)}`);
-			return;
-		}
+		// An identical line is a retried write; a different one is damage worth mentioning.
+		if (repeated(e.id, start, end, line)) return;
 		if (typeof e.parentId !== "string") e.parentId = null;
 		// Children of a skipped entry hang from its parent instead, so the rest of the branch resumes.
 		while (typeof e.parentId === "string" && skippedParents.has(e.parentId)) e.parentId = skippedParents.get(e.parentId)!;
@@ -165,6 +299,29 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 		const lineStart = start;
 		start = end + 1;
 		if (end === lineStart) continue;
+		// The last line of a file cut off mid-write is parsed at once, so it is reported as torn.
+		if (deferred && raw === null && !(nl < 0 && endsMidLine)) {
+			const h = messageHead(text, lineStart, end, entries.at(-1)?.id);
+			if (h) {
+				let parentId = h.parentId;
+				while (parentId !== null && skippedParents.size > 0 && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
+				const entry = lazyMessageEntry(h.id, parentId, h.timestamp, text, lineStart, end, lineNo, file, deferred);
+				// One Map operation per line: a repeated id shows as a Map that did not grow.
+				const known = byId.size;
+				byId.set(entry.id, entry);
+				if (byId.size === known) {
+					let first = entries.length - 1;
+					while (entries[first]!.id !== entry.id) first--;
+					byId.set(entry.id, entries[first]!);
+					reportRepeat(entry.id, first, lineStart, end, lineNo);
+					continue;
+				}
+				deferred.pending++;
+				entries.push(entry);
+				starts.push(lineStart);
+				continue;
+			}
+		}
 		const lineText = text.slice(lineStart, end);
 		let value: unknown;
 		try {
@@ -205,7 +362,7 @@ export function parseSessionText(text: string, file: string): ParsedSessionFile 
 		if (version < 3) migrateV2(raw);
 		for (const r of raw) accept(r.value, r.start, r.end, r.line);
 	}
-	return { header, entries, byId, warnings, endsMidLine };
+	return deferred ? { header, entries, byId, warnings, endsMidLine, deferred } : { header, entries, byId, warnings, endsMidLine };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Finding sessions on disk: the listing for `--resume`, the newest one for `--continue`, and
 // resolving `--session`/`--fork <path|id-prefix>` to a file.
 import { closeSync, readdirSync, readSync, statSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { fsp } from "../tools/fs-async.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { getSessionsDir, tildify } from "../../config.ts";
 import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader.ts";
@@ -71,7 +71,7 @@ async function readSessionInfo(path: string): Promise<SessionInfo | undefined> {
 	let text: string;
 	let mtime: Date;
 	try {
-		mtime = (await stat(path)).mtime;
+		mtime = (await fsp().stat(path)).mtime;
 		// The one reader: a FIFO or a huge file among the sessions is passed over, never waited on.
 		const read = readTextFile(path, { maxBytes: MAX_SESSION_BYTES });
 		if (read === undefined) return undefined;
@@ -115,7 +115,7 @@ async function readSessionInfo(path: string): Promise<SessionInfo | undefined> {
 async function listDir(dir: string, cwd: string | undefined): Promise<SessionInfo[]> {
 	let names: string[];
 	try {
-		names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl"));
+		names = (await fsp().readdir(dir)).filter((n) => n.endsWith(".jsonl"));
 	} catch {
 		return [];
 	}
@@ -137,7 +137,7 @@ export async function listSessions(cwd: string, sessionDir?: string): Promise<Se
 export async function listAllSessions(sessionsRoot: string = getSessionsDir()): Promise<SessionInfo[]> {
 	let dirs: string[];
 	try {
-		dirs = (await readdir(sessionsRoot, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(sessionsRoot, d.name));
+		dirs = (await fsp().readdir(sessionsRoot, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(sessionsRoot, d.name));
 	} catch {
 		return [];
 	}

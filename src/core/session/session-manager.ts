@@ -3,10 +3,11 @@
 import { FileReadError } from "../file-reader.ts";
 import { dirname, join, resolve } from "node:path";
 import type { ImageContent, TextContent, ThinkingLevel } from "../providers/types.ts";
-import { buildContextFromPath } from "./session-context.ts";
+import { buildContextFromPath, contextSettingsOf, lastContextMessage, type ContextSettings } from "./session-context.ts";
 import {
 	CURRENT_SESSION_VERSION,
 	type AppendableMessage,
+	type DeferredMessages,
 	type BranchSummaryEntry,
 	type CompactionEntry,
 	type CustomEntry,
@@ -31,6 +32,7 @@ import {
 	parseSessionText,
 	serializeEntries,
 	sessionFileName,
+	type DeferredBodies,
 	type SessionFileOps,
 } from "./session-file.ts";
 import { findMostRecentSession, listAllSessions, listSessions } from "./session-list.ts";
@@ -72,6 +74,8 @@ interface SessionState {
 	startFreshLine: boolean;
 	warnings: SessionLoadWarning[];
 	ops: SessionFileOps;
+	/** Message lines whose message is read when first used (SessionManager.open). */
+	deferred?: DeferredBodies;
 }
 
 export class SessionManager {
@@ -98,6 +102,16 @@ export class SessionManager {
 	/** This process holds the file's writer lock. */
 	private locked = false;
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
+	private readonly deferred: DeferredBodies | undefined;
+	/** The leaf the file gave: dropping it falls back to the file's previous entry. */
+	private initialLeafId: string | null;
+	/** Entries that came from the file (the first ones of `entries`). */
+	private fromFile: number;
+	/** Damaged message lines taken out of the tree since open (a view built before one went must be built again). */
+	private dropped = 0;
+	private warningHandler: ((warning: SessionLoadWarning) => void) | undefined;
+	/** Lines found damaged after open, before a handler was there to hear of them. */
+	private unreported: SessionLoadWarning[] = [];
 
 	private constructor(state: SessionState) {
 		this.cwd = state.cwd;
@@ -114,6 +128,10 @@ export class SessionManager {
 		this.byId = state.byId ?? new Map(this.entries.map((e) => [e.id, e]));
 		for (const entry of this.entries) this.indexKinds(entry);
 		this.leafId = this.entries.at(-1)?.id ?? null;
+		this.initialLeafId = this.leafId;
+		this.fromFile = this.entries.length;
+		this.deferred = state.deferred;
+		if (this.deferred) this.deferred.onDamaged = (entry, warning, rehang) => this.dropDamaged(entry, warning, rehang);
 	}
 
 	// ----- opening -----------------------------------------------------------------------------
@@ -150,7 +168,8 @@ export class SessionManager {
 		} catch (error) {
 			throw new SessionFileError(error instanceof FileReadError ? error.message : `Cannot read session file ${file}: ${(error as Error).message}`, file);
 		}
-		const parsed = parseSessionText(text ?? "", file);
+		// Messages are read when first used: a long session opens without building them.
+		const parsed = parseSessionText(text ?? "", file, { lazy: true });
 		if (!parsed.header) {
 			if (parsed.entries.length > 0) {
 				throw new SessionFileError(`${file} is not a session file: it has entries but no session header line.`, file, [
@@ -172,6 +191,7 @@ export class SessionManager {
 			startFreshLine: parsed.endsMidLine,
 			warnings: parsed.warnings,
 			ops,
+			deferred: parsed.deferred,
 		});
 	}
 
@@ -250,9 +270,50 @@ export class SessionManager {
 	getHeader(): SessionHeader {
 		return this.header;
 	}
-	/** Lines skipped while loading, each naming the file and line; the caller prints them. */
+	/**
+	 * Lines skipped while loading, each naming the file and line; the caller prints them. A message
+	 * line is read when its message is first used, so one found damaged then is added here (and
+	 * told to the warning handler).
+	 */
 	getWarnings(): readonly SessionLoadWarning[] {
 		return this.warnings;
+	}
+
+	/** Told about each message line found damaged after open; ones found before the handler was set are told at once. */
+	setWarningHandler(handler: ((warning: SessionLoadWarning) => void) | undefined): void {
+		this.warningHandler = handler;
+		if (handler) for (const warning of this.unreported.splice(0)) handler(warning);
+	}
+
+	/**
+	 * A message line read lazily turned out damaged: it leaves the tree as the loader would have
+	 * left it out (an entry of the wrong shape leaves its children to its parent; a leaf falls back
+	 * to the file's previous entry).
+	 */
+	private dropDamaged(entry: SessionEntry, warning: SessionLoadWarning, rehang: boolean): void {
+		const at = this.entries.indexOf(entry);
+		if (at < 0) return;
+		this.entries.splice(at, 1);
+		if (at < this.entriesWritten) this.entriesWritten--;
+		if (at < this.fromFile) this.fromFile--;
+		this.byId.delete(entry.id);
+		if (rehang) for (const e of this.entries) if (e.parentId === entry.id) e.parentId = entry.parentId;
+		// The loader makes the file's last good entry the leaf; a leaf moved since falls back to the parent.
+		const previous = this.fromFile > 0 ? this.entries[this.fromFile - 1]!.id : null;
+		if (this.leafId === entry.id) this.leafId = this.initialLeafId === entry.id ? previous : entry.parentId;
+		if (this.initialLeafId === entry.id) this.initialLeafId = previous;
+		this.dropped++;
+		this.warnings.push(warning);
+		if (this.warningHandler) this.warningHandler(warning);
+		else this.unreported.push(warning);
+	}
+
+	/** Read every message of `entries` not read yet (checking it); true when one was damaged and left the tree. */
+	private readMessages(entries: readonly SessionEntry[]): boolean {
+		if (!this.deferred || this.deferred.pending === 0) return false;
+		const before = this.dropped;
+		for (const entry of entries) if (entry.type === "message") void entry.message;
+		return this.dropped !== before;
 	}
 	/** Latest `session_info` name; an empty name clears it. */
 	getSessionName(): string | undefined {
@@ -354,9 +415,10 @@ export class SessionManager {
 		this.indexKinds(entry);
 	}
 
-	/** What the manager keeps by kind: whether an answer exists, and labels. */
+	/** What the manager keeps by kind: whether an answer exists (until the file is written), and labels. */
 	private indexKinds(entry: SessionEntry): void {
-		if (entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
+		// A file on disk is written to from now on: its messages need not be read to know that.
+		if (!this.headerWritten && !this.hasAssistant && entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
 		if (entry.type === "label") {
 			if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
 			else this.labels.delete(entry.targetId);
@@ -404,7 +466,11 @@ export class SessionManager {
 	getEntry(id: string): SessionEntry | undefined {
 		return this.byId.get(id);
 	}
-	/** Every entry in file order (a copy of the list; entries are shared, do not mutate them). */
+	/**
+	 * Every entry in file order (a copy of the list; entries are shared, do not mutate them). A
+	 * message is read from the file's text when first used; one found damaged then is reported
+	 * (getWarnings, the warning handler), leaves the tree, and reads as a hidden custom message.
+	 */
 	getEntries(): SessionEntry[] {
 		return [...this.entries];
 	}
@@ -415,10 +481,16 @@ export class SessionManager {
 		return this.labels.get(id)?.label;
 	}
 
-	/** Entries from the root to `fromId` (default the leaf), every type included. */
+	/** Entries from the root to `fromId` (default the leaf), every type included; their messages are read (and checked) first. */
 	getBranch(fromId?: string): SessionEntry[] {
+		const path = this.pathTo(fromId);
+		return this.readMessages(path) ? this.pathTo(fromId) : path;
+	}
+
+	/** getBranch() without reading the messages; null: before the first entry. */
+	private pathTo(fromId: string | null | undefined): SessionEntry[] {
 		const path: SessionEntry[] = [];
-		const start = fromId ?? this.leafId;
+		const start = fromId === undefined ? this.leafId : fromId;
 		let current = start ? this.byId.get(start) : undefined;
 		while (current) {
 			path.push(current);
@@ -432,6 +504,7 @@ export class SessionManager {
 
 	/** Roots (normally one) with their children, oldest first; entries whose parent is missing become roots. */
 	getTree(): SessionTreeNode[] {
+		this.readMessages([...this.entries]);
 		const nodes = new Map<string, SessionTreeNode>();
 		for (const entry of this.entries) {
 			const label = this.labels.get(entry.id);
@@ -465,9 +538,40 @@ export class SessionManager {
 		return this.appendBranchSummary(entryId ?? "root", summary, details, fromHook);
 	}
 
-	/** Messages, thinking level and model at the current leaf. */
-	buildSessionContext(): SessionContext {
-		return buildContextFromPath(this.getBranch());
+	/** Messages, thinking level and model at the current leaf (or at `fromId`). */
+	buildSessionContext(fromId?: string): SessionContext {
+		return buildContextFromPath(this.getBranch(fromId));
+	}
+
+	/** The model, thinking level and whether there is any message at the current leaf, reading only the last messages. */
+	contextSettings(): ContextSettings {
+		return this.settled(() => contextSettingsOf(this.pathTo(undefined)));
+	}
+
+	/** `read()` again until no message it read was damaged (a damaged one changes the path it walked). */
+	private settled<T>(read: () => T): T {
+		for (;;) {
+			const before = this.dropped;
+			const result = read();
+			if (this.dropped === before) return result;
+		}
+	}
+
+	/**
+	 * The context at the current leaf as it is now, its messages built when first asked for
+	 * (AgentSession's `messages`); `findLast` reads messages from the end only.
+	 */
+	deferredContext(): DeferredMessages {
+		const leaf = this.leafId;
+		// The leaf itself may turn out damaged: then the context is the loader's, at the entry before it.
+		const at = () => (leaf === null || this.byId.has(leaf) ? leaf : this.initialLeafId);
+		return {
+			build: () => {
+				const path = this.pathTo(at());
+				return buildContextFromPath(this.readMessages(path) ? this.pathTo(at()) : path).messages;
+			},
+			findLast: (test) => this.settled(() => lastContextMessage(this.pathTo(at()), test)),
+		};
 	}
 
 	private requireEntry(id: string): void {

@@ -1,10 +1,11 @@
 // Replacing a file so that it is either the old bytes or the new ones, never a mix: write a temp
 // file beside the target, fsync it, rename it over. How `edit` and `write` save (issue 12).
-import * as fsp from "node:fs/promises";
+import type * as FsPromises from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** The filesystem calls the writer makes; swap them to inject failures (tests) or run elsewhere. */
-export type AtomicWriteFs = Pick<typeof fsp, "lstat" | "readlink" | "open" | "rename" | "unlink">;
+export type AtomicWriteFs = Pick<typeof FsPromises, "lstat" | "readlink" | "open" | "rename" | "unlink">;
 
 /** A failed save. The target is untouched: `message` says what failed, where, and that nothing changed. */
 export class AtomicWriteError extends Error {
@@ -59,7 +60,7 @@ export function describeFsFailure(error: unknown): string {
 async function resolveTarget(path: string, fs: AtomicWriteFs): Promise<Target> {
 	let current = resolve(path);
 	for (let hops = 0; hops <= MAX_SYMLINKS; hops++) {
-		let stats: Awaited<ReturnType<typeof fsp.lstat>>;
+		let stats: Awaited<ReturnType<typeof FsPromises.lstat>>;
 		try {
 			stats = await fs.lstat(current);
 		} catch (error) {
@@ -87,11 +88,11 @@ function tempName(target: string): string {
  * may set them; a symlink is followed and stays a symlink. On any failure the temp file is removed
  * and the target is exactly as it was; the error is an AtomicWriteError.
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array, fs: AtomicWriteFs = fsp): Promise<void> {
+export async function writeFileAtomic(path: string, content: string | Uint8Array, fs: AtomicWriteFs = fsp()): Promise<void> {
 	const target = await resolveTarget(path, fs);
 	const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
 	const temp = tempName(target.path);
-	let handle: Awaited<ReturnType<typeof fsp.open>>;
+	let handle: Awaited<ReturnType<typeof FsPromises.open>>;
 	try {
 		// 0o666 for a new file lets the umask decide, as a plain write would.
 		handle = await fs.open(temp, "wx", target.existing ? 0o600 : 0o666);

@@ -1,6 +1,5 @@
 // The `bash` tool: runs a command through BashOperations, streams the tail of its output as
 // updates, and reports exit code, timeout or abort. executeBash is the same run for `!cmd`.
-import { type Static, Type } from "typebox";
 import description from "./bash.md" with { type: "text" };
 import type { SavedOutputDetails } from "./full-output.ts";
 import { errorMessage } from "./paths.ts";
@@ -8,12 +7,9 @@ import { type BashOperations, createLocalBashOperations } from "./shell.ts";
 import { TailOutput } from "./tail-output.ts";
 import { type TruncationResult, fillLimits, formatSize } from "./truncate.ts";
 import type { AgentTool, AgentToolUpdateCallback } from "./types.ts";
+import { BashParams } from "./params.ts";
 
-export const BashParams = Type.Object({
-	command: Type.String({ description: "The bash command to run" }),
-	timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds (none by default)" })),
-});
-export type BashParams = Static<typeof BashParams>;
+export { BashParams };
 
 export interface BashToolDetails extends SavedOutputDetails {
 	/** 0 on success; errors carry their code in the message. */

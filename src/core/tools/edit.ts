@@ -1,25 +1,16 @@
 // The `edit` tool: exact-text replacements that must each match once, applied together,
 // keeping the file's line endings and BOM. The result carries a unified diff in details.
-import { access as fsAccess, constants, readFile } from "node:fs/promises";
-import { type Static, Type } from "typebox";
+import { constants } from "node:fs";
+import { fsp } from "./fs-async.ts";
 import { type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { unifiedDiff } from "./edit-diff.ts";
 import description from "./edit.md" with { type: "text" };
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
+import { EditBlock, EditParams } from "./params.ts";
 
-export const EditBlock = Type.Object({
-	oldText: Type.String({ description: "Exact text to replace; must occur exactly once in the file" }),
-	newText: Type.String({ description: "Text to put in its place" }),
-});
-export type EditBlock = Static<typeof EditBlock>;
-
-export const EditParams = Type.Object({
-	path: Type.String({ description: "File to edit (relative to the working directory, or absolute)" }),
-	edits: Type.Array(EditBlock, { description: "Replacements, each matched against the original file; they must not overlap" }),
-});
-export type EditParams = Static<typeof EditParams>;
+export { EditBlock, EditParams };
 
 export interface EditToolDetails {
 	/** Unified diff of the change. */
@@ -44,9 +35,9 @@ export interface EditToolOptions {
 /** The local filesystem; `fs` swaps the calls the atomic save makes (tests inject failures there). */
 export function createLocalEditOperations(fs?: AtomicWriteFs): EditOperations {
 	return {
-		readFile: (absolutePath) => readFile(absolutePath),
+		readFile: (absolutePath) => fsp().readFile(absolutePath),
 		writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content, fs),
-		access: (absolutePath) => fsAccess(absolutePath, constants.R_OK | constants.W_OK),
+		access: (absolutePath) => fsp().access(absolutePath, constants.R_OK | constants.W_OK),
 	};
 }
 

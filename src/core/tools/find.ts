@@ -1,21 +1,15 @@
 // The `find` tool: files whose name or path matches a glob, listed with Bun.Glob over the
 // shared walker (no fd needed), stopping at the result limit.
-import { stat } from "node:fs/promises";
-import { type Static, Type } from "typebox";
+import { fsp } from "./fs-async.ts";
 import description from "./find.md" with { type: "text" };
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import { displayPath, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
 import { globMatcher, localFileLister } from "./walk.ts";
+import { FindParams } from "./params.ts";
+import { DEFAULT_FIND_LIMIT } from "./limits.ts";
 
-export const DEFAULT_FIND_LIMIT = 1000;
-
-export const FindParams = Type.Object({
-	pattern: Type.String({ description: "Glob to match, e.g. '*.ts', 'package.json' or 'src/**/*.test.ts'" }),
-	path: Type.Optional(Type.String({ description: "Directory to search (default: the working directory)" })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of results (default ${DEFAULT_FIND_LIMIT})` })),
-});
-export type FindParams = Static<typeof FindParams>;
+export { FindParams };
 
 export interface FindToolDetails extends SavedOutputDetails {
 	/** The limit, when more files matched than that. */
@@ -36,7 +30,7 @@ export interface FindToolOptions {
 
 export function createLocalFindOperations(cwd: string): FindOperations {
 	return {
-		isDirectory: async (absolutePath) => (await stat(absolutePath)).isDirectory(),
+		isDirectory: async (absolutePath) => (await fsp().stat(absolutePath)).isDirectory(),
 		listFiles: localFileLister(cwd),
 	};
 }

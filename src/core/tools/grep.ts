@@ -1,7 +1,6 @@
 // The `grep` tool: ripgrep when it is on PATH, else a built-in search; either way the same
 // `file:line: text` output, match limit and truncation.
-import { readFile, stat } from "node:fs/promises";
-import { type Static, Type } from "typebox";
+import { fsp } from "./fs-async.ts";
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./grep.md" with { type: "text" };
 import { type GrepFiles, type GrepLine, type GrepSearch, type GrepSearchRequest, searchBuiltin } from "./grep-search.ts";
@@ -10,19 +9,10 @@ import { searchWithRipgrep } from "./ripgrep.ts";
 import { GREP_MAX_LINE_LENGTH, fillLimits, truncateLine } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
 import { localFileLister } from "./walk.ts";
+import { GrepParams } from "./params.ts";
+import { DEFAULT_GREP_LIMIT } from "./limits.ts";
 
-export const DEFAULT_GREP_LIMIT = 100;
-
-export const GrepParams = Type.Object({
-	pattern: Type.String({ description: "Regular expression to search for (plain text when literal is true)" }),
-	path: Type.Optional(Type.String({ description: "File or directory to search (default: the working directory)" })),
-	glob: Type.Optional(Type.String({ description: "Only search files matching this glob, e.g. '*.ts' or 'src/**/*.test.ts'" })),
-	ignoreCase: Type.Optional(Type.Boolean({ description: "Match case-insensitively (default false)" })),
-	literal: Type.Optional(Type.Boolean({ description: "Treat pattern as plain text, not a regex (default false)" })),
-	context: Type.Optional(Type.Integer({ minimum: 0, description: "Lines to show before and after each match (default 0)" })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of matches (default ${DEFAULT_GREP_LIMIT})` })),
-});
-export type GrepParams = Static<typeof GrepParams>;
+export { GrepParams };
 
 export interface GrepToolDetails extends SavedOutputDetails {
 	/** The limit, when more matches than that existed. */
@@ -45,8 +35,8 @@ export interface GrepToolOptions {
 
 export function createLocalGrepOperations(cwd: string): GrepOperations {
 	return {
-		isDirectory: async (absolutePath) => (await stat(absolutePath)).isDirectory(),
-		readFile: (absolutePath) => readFile(absolutePath, "utf8"),
+		isDirectory: async (absolutePath) => (await fsp().stat(absolutePath)).isDirectory(),
+		readFile: (absolutePath) => fsp().readFile(absolutePath, "utf8"),
 		listFiles: localFileLister(cwd),
 	};
 }

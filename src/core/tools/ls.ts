@@ -1,19 +1,14 @@
 // The `ls` tool: one directory's entries, sorted, directories with a trailing `/`.
-import { readdir, stat } from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import { join } from "node:path";
-import { type Static, Type } from "typebox";
 import { type SavedOutputDetails, limitOutput } from "./full-output.ts";
 import description from "./ls.md" with { type: "text" };
 import { fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
+import { LsParams } from "./params.ts";
+import { DEFAULT_LS_LIMIT } from "./limits.ts";
 
-export const DEFAULT_LS_LIMIT = 500;
-
-export const LsParams = Type.Object({
-	path: Type.Optional(Type.String({ description: "Directory to list (default: the working directory)" })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, description: `Maximum number of entries (default ${DEFAULT_LS_LIMIT})` })),
-});
-export type LsParams = Static<typeof LsParams>;
+export { LsParams };
 
 export interface LsToolDetails extends SavedOutputDetails {
 	/** The limit, when the directory had more entries than that. */
@@ -33,7 +28,7 @@ export interface LsToolOptions {
 }
 
 export function createLocalLsOperations(): LsOperations {
-	return { stat: (absolutePath) => stat(absolutePath), readdir: (absolutePath) => readdir(absolutePath) };
+	return { stat: (absolutePath) => fsp().stat(absolutePath), readdir: (absolutePath) => fsp().readdir(absolutePath) };
 }
 
 /** Case-insensitive name order, ties broken by the exact name so the order is total. */

@@ -1,18 +1,14 @@
 // The `read` tool: a text file with line numbers (paged with offset/limit), or an image as an
 // attachment. File access goes through ReadOperations so it can be swapped (SSH, containers).
-import { access as fsAccess, constants, readFile } from "node:fs/promises";
-import { type Static, Type } from "typebox";
+import { constants } from "node:fs";
+import { fsp } from "./fs-async.ts";
 import description from "./read.md" with { type: "text" };
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import { DEFAULT_MAX_BYTES, type TruncationResult, fillLimits, formatSize, truncateHead } from "./truncate.ts";
 import type { AgentTool } from "./types.ts";
+import { ReadParams } from "./params.ts";
 
-export const ReadParams = Type.Object({
-	path: Type.String({ description: "File to read (relative to the working directory, or absolute)" }),
-	offset: Type.Optional(Type.Integer({ minimum: 1, description: "1-based line number to start reading from" })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines to read" })),
-});
-export type ReadParams = Static<typeof ReadParams>;
+export { ReadParams };
 
 export interface ReadToolDetails {
 	/** Present when the output was cut to the line or byte limit. */
@@ -38,8 +34,8 @@ const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export function createLocalReadOperations(): ReadOperations {
 	return {
-		readFile: (absolutePath) => readFile(absolutePath),
-		access: (absolutePath) => fsAccess(absolutePath, constants.R_OK),
+		readFile: (absolutePath) => fsp().readFile(absolutePath),
+		access: (absolutePath) => fsp().access(absolutePath, constants.R_OK),
 	};
 }
 

@@ -1,7 +1,7 @@
 // Listing files under a directory for find and the built-in grep: sorted, depth-first, never
 // into .git or node_modules, and honouring a top-level .gitignore in a simple way.
 import type { Dirent } from "node:fs";
-import { readFile, readdir, stat } from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import { basename, join, relative } from "node:path";
 import { throwIfAborted } from "./paths.ts";
 
@@ -35,7 +35,7 @@ export function parseGitignore(text: string): IgnoreTest {
 
 async function readGitignore(dir: string): Promise<IgnoreTest | undefined> {
 	try {
-		return parseGitignore(await readFile(join(dir, ".gitignore"), "utf8"));
+		return parseGitignore(await fsp().readFile(join(dir, ".gitignore"), "utf8"));
 	} catch {
 		return undefined;
 	}
@@ -70,7 +70,7 @@ async function* walkDir(root: string, dir: string, options: { ignore?: IgnoreTes
 	throwIfAborted(options.signal);
 	let entries: Dirent[];
 	try {
-		entries = await readdir(join(root, dir), { withFileTypes: true });
+		entries = await fsp().readdir(join(root, dir), { withFileTypes: true });
 	} catch {
 		return; // unreadable or vanished mid-walk: skip it, as rg does
 	}
@@ -82,7 +82,7 @@ async function* walkDir(root: string, dir: string, options: { ignore?: IgnoreTes
 			continue;
 		}
 		// Follow links to files; never links to directories (they can loop).
-		const isFile = entry.isSymbolicLink() ? ((await stat(join(root, path)).catch(() => undefined))?.isFile() ?? false) : entry.isFile();
+		const isFile = entry.isSymbolicLink() ? ((await fsp().stat(join(root, path)).catch(() => undefined))?.isFile() ?? false) : entry.isFile();
 		if (isFile && !options.ignore?.(path, false)) yield path;
 	}
 }

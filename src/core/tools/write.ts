@@ -1,19 +1,15 @@
 // The `write` tool: create or overwrite a whole file, making parent directories as needed.
 // Serialised per file with edit through withFileMutationQueue.
-import { mkdir } from "node:fs/promises";
+import { fsp } from "./fs-async.ts";
 import { dirname } from "node:path";
-import { type Static, Type } from "typebox";
 import { AtomicWriteError, type AtomicWriteFs, saveFailureText, writeFileAtomic } from "./atomic-write.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { errorCode, fsError, resolveToolPath, shownPath, throwIfAborted } from "./paths.ts";
 import type { AgentTool } from "./types.ts";
 import description from "./write.md" with { type: "text" };
+import { WriteParams } from "./params.ts";
 
-export const WriteParams = Type.Object({
-	path: Type.String({ description: "File to write (relative to the working directory, or absolute)" }),
-	content: Type.String({ description: "The complete new content of the file" }),
-});
-export type WriteParams = Static<typeof WriteParams>;
+export { WriteParams };
 
 export interface WriteToolDetails {
 	bytesWritten: number;
@@ -36,7 +32,7 @@ export function createLocalWriteOperations(fs?: AtomicWriteFs): WriteOperations 
 	return {
 		writeFile: (absolutePath, content) => writeFileAtomic(absolutePath, content, fs),
 		mkdir: async (dir) => {
-			await mkdir(dir, { recursive: true });
+			await fsp().mkdir(dir, { recursive: true });
 		},
 	};
 }

@@ -121,6 +121,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 			},
 		});
 		session.session.setWriteErrorHandler((error) => app.warn(error.message));
+		session.setLoadWarningHandler((w) => app.warn(w.message));
 		session.subscribe((event) => app.conversation.handle(event));
 		// However the session was replaced (/new, /resume, /fork, an extension's ctx.newSession), the
 		// screen shows the new one, and the old extensions' statuses and widgets go before the new ones start.

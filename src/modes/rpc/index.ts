@@ -58,6 +58,7 @@ export async function runRpcMode(options: CreateAgentSessionOptions, io: Partial
 				writeError(`Warning: ${error.message}\n`);
 				send(saveFailedEvent(error));
 			});
+			session.setLoadWarningHandler((w) => writeError(`Warning: ${w.message}\n`));
 		},
 	});
 	host = created.host;

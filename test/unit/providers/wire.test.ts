@@ -38,7 +38,7 @@ async function collect(events: AsyncIterable<AssistantMessageEvent>): Promise<As
 	return out;
 }
 
-async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
 		if (Date.now() > deadline) throw new Error("condition not met in time");

@@ -36,7 +36,7 @@ async function errorOf(promise: Promise<unknown>): Promise<any> {
 	throw new Error("expected a rejection");
 }
 
-async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
 		if (Date.now() > deadline) throw new Error("condition not met in time");
