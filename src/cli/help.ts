@@ -27,7 +27,7 @@ const OPTIONS: [string, string][] = [
 	["--no-tools, -nt", "Disable all tools"],
 	["--no-builtin-tools, -nbt", "Disable built-in tools, keep extension tools"],
 	["--tools, -t <tools>", "Comma-separated allowlist of tools (built-in, extension; mcp__<server>__* patterns limit MCP tools)"],
-	["--thinking <level>", "Thinking level: off, minimal, low, medium, high, xhigh"],
+	["--thinking <level>", "Thinking level: off, minimal, low, medium, high, xhigh, max"],
 	["--extension, -e <path>", "Load an extension file or folder, or a package for this run (npm:<name>, git:<repo>) (repeatable)"],
 	["--no-extensions, -ne", "Do not discover extensions (-e still loads)"],
 	["--approve, -a", "Trust this project's .agent/ folder for this run only"],

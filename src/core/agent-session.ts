@@ -7,7 +7,7 @@ import type { AssistantMessage, AssistantMessageEventStream, Context, ImageConte
 import type { AgentTool } from "./tools/types.ts";
 import { executeBash, type BashResult } from "./tools/bash.ts";
 import type { BashOperations } from "./tools/shell.ts";
-import { supportedThinkingLevels } from "./providers/thinking.ts";
+import { clampThinkingLevel, supportedThinkingLevels } from "./providers/thinking.ts";
 import { UserError } from "./errors.ts";
 import { SessionManager } from "./session/session-manager.ts";
 import type { SessionWriteError } from "./session/session-errors.ts";
@@ -347,8 +347,9 @@ export class AgentSession {
 		return candidates[(index + 1) % candidates.length];
 	}
 
+	/** Sets the nearest level the model supports ("off" on a model that does not think). */
 	setThinkingLevel(level: ThinkingLevel): void {
-		const clamped = this._model && !this._model.reasoning ? "off" : level;
+		const clamped = this._model ? clampThinkingLevel(this._model, level) : level;
 		if (clamped === this._thinkingLevel) return;
 		this._thinkingLevel = clamped;
 		this._session.appendThinkingLevelChange(clamped);

@@ -40,7 +40,7 @@ describe("bad flags exit 1 with one line naming the flag", () => {
 		[["--model"], "Error: --model requires a value: --model <provider/id[:thinking]>\n"],
 		[["-e"], "Error: -e requires a value: -e <path>\n"],
 		[["--mode", "yaml"], 'Error: Invalid --mode "yaml": expected text, json or rpc\n'],
-		[["--thinking", "max"], 'Error: Invalid --thinking "max": expected one of off, minimal, low, medium, high, xhigh\n'],
+		[["--thinking", "maximum"], 'Error: Invalid --thinking "maximum": expected one of off, minimal, low, medium, high, xhigh, max\n'],
 		[["--approve", "--no-approve"], "Error: --approve and --no-approve cannot be used together; pick one\n"],
 		[["--no-session", "--continue"], "Error: --no-session and --continue cannot be used together; pick one\n"],
 		[["--mode", "rpc", "@a.txt"], "Error: @file arguments are not supported with --mode rpc; send file contents in the prompt command instead\n"],

@@ -95,7 +95,7 @@ describe.skipIf(!hasTmux)("interactive editor", () => {
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);
 
-	test("/thinking completes levels and sets one; shift+tab steps to the next; the footer shows it", async () => {
+	test("/thinking completes levels and sets one (clamped to what the model has); shift+tab steps to the next it has; the footer shows it", async () => {
 		await using world = await mockWorld();
 		await using term = new Terminal(world, ["-ne", "--model", "mock/mock-reasoner"]);
 		await term.ready();
@@ -108,13 +108,23 @@ describe.skipIf(!hasTmux)("interactive editor", () => {
 			expect(p.above).toEndWith(" Thinking level: high");
 			expect(p.below).toMatch(/mock\/mock-reasoner • high\s*$/m);
 		});
+		// mock-reasoner maps neither xhigh nor max: after high comes off, and max is clamped to high.
 		term.keys("BTab");
 		await term.waitToPass("the next level", (p) => {
-			expect(p.below).toMatch(/mock\/mock-reasoner • xhigh\s*$/m);
-			expect(p.above).toContain("Thinking level: xhigh");
+			expect(p.below).toMatch(/mock\/mock-reasoner • off\s*$/m);
+			expect(p.above).toContain("Thinking level: off");
+		});
+		term.type("/thinking ma");
+		await term.waitUntil("the max entry", (p) => /→ max/.test(p.below));
+		term.keys("Tab");
+		await term.waitForEditor("/thinking max");
+		term.keys("Enter");
+		await term.waitToPass("max clamped", (p) => {
+			expect(p.above).toEndWith(" Thinking level: high (this model has no max)");
+			expect(p.below).toMatch(/mock\/mock-reasoner • high\s*$/m);
 		});
 		term.submit("/thinking nonsense");
-		await term.waitForAbove(' Error: Unknown thinking level "nonsense". Use one of: off, minimal, low, medium, high, xhigh.');
+		await term.waitForAbove(' Error: Unknown thinking level "nonsense". Use one of: off, minimal, low, medium, high, xhigh, max.');
 		term.keys("C-d");
 		await term.waitFor("EXIT=0");
 	}, TIMEOUT);

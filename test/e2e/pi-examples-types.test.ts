@@ -1,8 +1,8 @@
 // pi 1.6's UI examples type-check against what `agent types` writes, with no node_modules in reach:
 // ctx.ui, its factories (custom, setWidget, setHeader, setFooter, setEditorComponent), the theme,
 // the footer data and the renderers are typed as pi declares them, and so are pi-ai's and
-// pi-agent-core's message types, modelRegistry.complete and JsonAgentSessionEvent. Left out: preset (its
-// thinking levels include pi's "max", which the agent does not have).
+// pi-agent-core's message types, modelRegistry.complete and JsonAgentSessionEvent, and ThinkingLevel
+// with pi's "max" (preset).
 import { expect, test } from "bun:test";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +27,7 @@ const CHECKED = [
 	"overlay-qa-tests.ts",
 	"overlay-test.ts",
 	"plan-mode",
+	"preset.ts",
 	"qna.ts",
 	"question.ts",
 	"questionnaire.ts",

@@ -113,7 +113,7 @@ test("thinking levels: set and cycle on a reasoning model, clamped to off and nu
 	expect((await rpc.request({ type: "cycle_thinking_level" })).data).toEqual({ level: "off" });
 	expect((await rpc.request({ type: "cycle_thinking_level" })).data).toEqual({ level: "minimal" });
 	expect((await rpc.request({ type: "set_thinking_level", level: "loud" })).error).toBe(
-		'Invalid set_thinking_level command: "level" must be one of "off", "minimal", "low", "medium", "high", "xhigh"',
+		'Invalid set_thinking_level command: "level" must be one of "off", "minimal", "low", "medium", "high", "xhigh", "max"',
 	);
 	await rpc.request({ type: "set_model", provider: "mock", modelId: "mock-model" });
 	expect((await rpc.request({ type: "get_state" })).data.thinkingLevel).toBe("off");

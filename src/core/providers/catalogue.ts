@@ -61,9 +61,9 @@ const OPENAI = { ...CLOUD, maxTokensField: "max_completion_tokens", supportsDeve
 // Current Claude models think adaptively: an effort level, not a token budget.
 const ADAPTIVE = { thinkingFormat: "adaptive" };
 const ALWAYS_ON = { thinkingFormat: "adaptive", thinkingAlwaysOn: true };
-const GPT6_EFFORT = { minimal: "low", xhigh: "xhigh" } as const;
+const GPT6_EFFORT = { minimal: "low", xhigh: "xhigh", max: "max" } as const;
 const GPT6_EFFORT_OFF = { off: "none", ...GPT6_EFFORT } as const;
-const CLAUDE_EFFORT = { xhigh: "xhigh" } as const;
+const CLAUDE_EFFORT = { xhigh: "xhigh", max: "max" } as const;
 const GPT_OSS_EFFORT = { minimal: "low" } as const;
 
 /**

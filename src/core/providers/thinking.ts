@@ -3,17 +3,22 @@
 import type { Model, ThinkingLevel } from "./types.ts";
 import { THINKING_LEVELS } from "./types.ts";
 
-/** Levels a model accepts: only "off" without reasoning; "xhigh" only where the model maps it. */
+/** Levels a model accepts: only "off" without reasoning; "xhigh" and "max" only where the model maps them. */
 export function supportedThinkingLevels(model: Model): ThinkingLevel[] {
 	if (!model.reasoning) return ["off"];
-	return THINKING_LEVELS.filter((level) => level !== "xhigh" || model.thinkingLevelMap?.xhigh !== undefined);
+	return THINKING_LEVELS.filter((level) => (level !== "xhigh" && level !== "max") || model.thinkingLevelMap?.[level] !== undefined);
 }
 
-/** The nearest level the model supports: "off" for a model without reasoning, "high" for an unmapped "xhigh". */
+/**
+ * The nearest level the model supports, as pi 1.6 picks it: the level itself, else the next one up
+ * it has, else the next one down ("max" on a model with neither extended level is "high").
+ */
 export function clampThinkingLevel(model: Model, level: ThinkingLevel): ThinkingLevel {
-	if (!model.reasoning) return "off";
-	if (level === "xhigh" && model.thinkingLevelMap?.xhigh === undefined) return "high";
-	return level;
+	const supported = supportedThinkingLevels(model);
+	if (supported.includes(level)) return level;
+	const at = THINKING_LEVELS.indexOf(level);
+	const up = THINKING_LEVELS.slice(at + 1).find((l) => supported.includes(l));
+	return up ?? THINKING_LEVELS.slice(0, at).findLast((l) => supported.includes(l)) ?? "off";
 }
 
 const DEFAULT_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
@@ -22,6 +27,7 @@ const DEFAULT_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
 	medium: "medium",
 	high: "high",
 	xhigh: "high",
+	max: "high",
 };
 
 /**
@@ -40,6 +46,7 @@ const ADAPTIVE_EFFORT: Record<Exclude<ThinkingLevel, "off">, string> = {
 	medium: "medium",
 	high: "high",
 	xhigh: "xhigh",
+	max: "max",
 };
 
 /** Anthropic `output_config.effort` for a model with adaptive thinking, or undefined when thinking stays off. */
@@ -58,6 +65,7 @@ const DEFAULT_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {
 	medium: 8192,
 	high: 16384,
 	xhigh: 32768,
+	max: 32768,
 };
 
 /** Anthropic `budget_tokens` for a level, or undefined when thinking stays off. */

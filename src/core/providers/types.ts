@@ -6,8 +6,9 @@ import type { TSchema } from "typebox";
 export type KnownApi = "openai-completions" | "anthropic-messages" | "openai-responses" | "google-generative-ai";
 export type Api = KnownApi | (string & {});
 
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+/** pi 1.6's levels; "xhigh" and "max" exist only on models whose `thinkingLevelMap` maps them. */
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 export interface TextContent {
 	type: "text";

@@ -14,7 +14,6 @@ import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
 import { endAllProcessGroups } from "../../core/process-groups.ts";
 import type { Extension } from "../../core/extensions/types.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
-import { THINKING_LEVELS } from "../../core/providers/types.ts";
 import { AppAutocomplete } from "./autocomplete.ts";
 import { readClipboard, saveClipboardImage } from "./clipboard-paste.ts";
 import { builtinCommand, builtinNames, commandEntries } from "./commands.ts";
@@ -382,10 +381,11 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	private cycleThinking(): void {
 		const host = this.host;
 		if (!host) return;
-		const current = THINKING_LEVELS.indexOf(host.session.thinkingLevel);
-		host.setThinkingLevel(THINKING_LEVELS[(current + 1) % THINKING_LEVELS.length]!);
+		// Only the levels this model has ("xhigh" and "max" where it maps them).
+		const next = host.session.nextThinkingLevel();
+		if (next) host.setThinkingLevel(next);
 		const level = host.session.thinkingLevel;
-		this.hint(`Thinking level: ${level}${level === "off" && current === 0 ? " (this model does not think)" : ""}`);
+		this.hint(`Thinking level: ${level}${next ? "" : host.session.model ? " (this model does not think)" : " (no model selected)"}`);
 		this.refreshFooter();
 	}
 

@@ -4,6 +4,7 @@
 import type { SlashCommand } from "@earendil-works/pi-tui";
 import { tildify } from "../../config.ts";
 import type { AutocompleteItem, SourceScope } from "../../core/extensions/types.ts";
+import { supportedThinkingLevels } from "../../core/providers/thinking.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../core/providers/types.ts";
 import type { InteractiveApp } from "./app.ts";
 import { pickDialog, inputDialog } from "./dialogs.ts";
@@ -43,7 +44,7 @@ async function chooseThinking(repl: Repl, arg: string): Promise<void> {
 		const picked = await pickDialog(
 			repl,
 			"Thinking level",
-			THINKING_LEVELS.map((l) => ({ value: l, label: l })),
+			(host.session.model ? supportedThinkingLevels(host.session.model) : THINKING_LEVELS).map((l) => ({ value: l, label: l })),
 			{ initial: host.session.thinkingLevel },
 		);
 		if (!picked) return;
@@ -51,7 +52,8 @@ async function chooseThinking(repl: Repl, arg: string): Promise<void> {
 	}
 	host.setThinkingLevel(level);
 	const actual = host.session.thinkingLevel;
-	repl.info(`Thinking level: ${actual}${actual !== level ? " (this model does not think)" : ""}`);
+	const why = actual === level ? "" : actual === "off" ? " (this model does not think)" : ` (this model has no ${level})`;
+	repl.info(`Thinking level: ${actual}${why}`);
 }
 
 function help(repl: Repl): void {
@@ -122,7 +124,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 	},
 	{
 		name: "thinking",
-		description: "Set the thinking level (off, minimal, low, medium, high, xhigh)",
+		description: "Set the thinking level (off, minimal, low, medium, high, xhigh, max)",
 		run: (repl, args) => chooseThinking(repl, args),
 		getArgumentCompletions: (prefix) => THINKING_LEVELS.filter((l) => l.startsWith(prefix)).map((l) => ({ value: l, label: l })),
 	},

@@ -45,6 +45,10 @@ describe("resolveModel", () => {
 		expect(reg.resolveModel("llama-3.3-70b-versatile:high").thinkingLevel).toBe("off");
 		expect(reg.resolveModel("gpt-oss-120b:xhigh").thinkingLevel).toBe("high");
 		expect(reg.resolveModel("claude-opus-5-5:xhigh").thinkingLevel).toBe("xhigh");
+		// pi 1.6's "max": adaptive Claude and GPT-6 map it; elsewhere it is the highest level there is.
+		expect(reg.resolveModel("claude-opus-5-5:max").thinkingLevel).toBe("max");
+		expect(reg.resolveModel("gpt-6.1-sol:max").thinkingLevel).toBe("max");
+		expect(reg.resolveModel("gpt-oss-120b:max").thinkingLevel).toBe("high");
 	});
 
 	test("an unknown id of a named provider is used with default limits and a warning", async () => {
