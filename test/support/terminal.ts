@@ -2,6 +2,8 @@
 // and read with capture-pane — what a person would see (with `-e`, in colour). The TUI's screen
 // splits at the editor: the conversation above it, the completion menu and footer below it.
 // `await using` kills that tmux server only.
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { agentBinary, type TempWorld } from "./agent.ts";
 
 export const hasTmux = Bun.which("tmux") !== null;
@@ -233,6 +235,8 @@ export class Terminal implements AsyncDisposable {
 	/** Close the terminal under the program (like closing the window): tmux hangs up on it. */
 	close(): void {
 		this.tmux(["kill-server"]);
+		// tmux leaves its socket file behind when its server is killed.
+		rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, this.socket), { force: true });
 	}
 
 	async [Symbol.asyncDispose](): Promise<void> {
