@@ -7,10 +7,10 @@ import { AgentSession } from "./agent-session.ts";
 import { UserError } from "./errors.ts";
 import { ModelRegistry } from "./providers/registry.ts";
 import { clampThinkingLevel } from "./providers/thinking.ts";
-import type { Model, ThinkingLevel } from "./providers/types.ts";
+import { THINKING_LEVELS, type Model, type ThinkingLevel } from "./providers/types.ts";
 import { decideTrust } from "./resources/resource-loader.ts";
 import { ResourceSet } from "./resources/resource-set.ts";
-import { settingMilliseconds, settingObject } from "./resources/settings.ts";
+import { settingMilliseconds, settingObject, settingString, type RunSettings } from "./resources/settings.ts";
 import { createRetryPolicy } from "./providers/retry.ts";
 import type { CompactionSettings } from "./session/compaction.ts";
 import { SessionManager } from "./session/session-manager.ts";
@@ -87,7 +87,7 @@ export interface CreateAgentSessionOptions {
 	 * copy, `"quit"` rejects with the error. Default: reject (a non-interactive run says what to do).
 	 */
 	onSessionInUse?: (error: SessionInUseError) => Promise<"fork" | "quit">;
-	/** Model pattern from settings, used when none is given. */
+	/** Model pattern used when none is given. Default: settings `defaultProvider` + `defaultModel`. */
 	defaultModel?: string;
 	/** `--models`: patterns (provider/id, id, or globs with `*`) of the models to cycle through. */
 	scopedModels?: string[];
@@ -210,6 +210,25 @@ export function resolveScopedModels(registry: ModelRegistry, patterns: string[],
 	return out;
 }
 
+/**
+ * Settings `defaultProvider`, `defaultModel` (an id, or `provider/id`) and `defaultThinkingLevel`:
+ * the start-up model and level when no flag and no resumed session decides. Bad values name the file.
+ */
+function startupDefaults(settings: RunSettings): { selection: { defaultModel?: string; defaultProvider?: string; defaultSource?: string }; thinkingLevel?: ThinkingLevel } {
+	const provider = settingString(settings, "defaultProvider");
+	const model = settingString(settings, "defaultModel");
+	const level = settingString(settings, "defaultThinkingLevel", THINKING_LEVELS);
+	const sources = [model && `"defaultModel" in ${model.path}`, provider && `"defaultProvider" in ${provider.path}`].filter(Boolean);
+	return {
+		selection: {
+			...(model ? { defaultModel: model.value } : {}),
+			...(provider ? { defaultProvider: provider.value } : {}),
+			...(sources.length ? { defaultSource: `Settings ${sources.join(" and ")}` } : {}),
+		},
+		...(level ? { thinkingLevel: level.value as ThinkingLevel } : {}),
+	};
+}
+
 /** `httpHeaderTimeoutMs` (default: `httpIdleTimeoutMs` when that is set, else 120 s) and `httpIdleTimeoutMs` (300 s). */
 function requestTimeouts(resources: ResourceSet): { headerMs?: number; idleMs?: number } | undefined {
 	const idleMs = settingMilliseconds(resources.settings, "httpIdleTimeoutMs");
@@ -265,6 +284,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	let model: Model | undefined;
 	let modelError: Error | undefined;
 	let thinkingLevel: ThinkingLevel | undefined = options.thinkingLevel;
+	const defaults = startupDefaults(resources.settings);
 	if (typeof options.model === "object") {
 		model = options.model;
 	} else {
@@ -280,7 +300,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 					model: options.model,
 					thinking: options.thinkingLevel,
 					apiKey: options.apiKey,
-					defaultModel: options.defaultModel,
+					...(options.defaultModel ? { defaultModel: options.defaultModel } : defaults.selection),
 				});
 				model = selected.model;
 				thinkingLevel ??= selected.thinkingLevel;
@@ -293,6 +313,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		}
 	}
 	if (thinkingLevel === undefined && context.hasMessages) thinkingLevel = context.thinkingLevel;
+	thinkingLevel ??= defaults.thinkingLevel;
 	mark("select model");
 	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
 

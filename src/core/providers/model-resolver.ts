@@ -19,6 +19,10 @@ export interface ModelSelection {
 	apiKey?: string;
 	/** A `provider/id` default (e.g. from settings), used when no flag names a model and it has a key. */
 	defaultModel?: string;
+	/** The default's provider (settings `defaultProvider`): alone, that provider's default model. */
+	defaultProvider?: string;
+	/** Where the default came from, for the warning when it cannot be used (`"defaultModel" in <file>`). */
+	defaultSource?: string;
 }
 
 export interface ResolvedModel {
@@ -141,19 +145,10 @@ export function selectModel(registry: Registry, selection: ModelSelection): Reso
 	if (selection.model) {
 		resolved = resolveModel(registry, selection.model, { provider: selection.provider });
 	} else if (selection.provider) {
-		const providers = registry.getProviders();
-		const info = providers.find((p) => p.name === selection.provider);
-		if (!info) throw unknownProvider(selection.provider, new Set(providers.map((p) => p.name)), registry);
-		const model = info.defaultModel ? registry.find(info.name, info.defaultModel) : undefined;
-		if (!model) {
-			throw new UserError(`Provider "${info.name}" has no models.`, [
-				`Add some under "providers.${info.name}.models" in ${tildify(registry.modelsPath)}, or pass --model ${info.name}/<id>.`,
-			]);
-		}
-		resolved = { model };
+		resolved = providerDefault(registry, selection.provider);
 	} else {
 		if (selection.apiKey) throw new UserError("--api-key needs --provider or --model to say which provider the key is for.");
-		resolved = defaultModel(registry, selection.defaultModel);
+		resolved = defaultModel(registry, selection);
 	}
 	if (selection.apiKey) registry.setRuntimeApiKey(resolved.model.provider, selection.apiKey);
 	const missing = registry.missingKeyMessage(resolved.model);
@@ -164,15 +159,37 @@ export function selectModel(registry: Registry, selection: ModelSelection): Reso
 }
 
 /** The configured default if it has a key, else the first provider with a key, in a fixed order. */
-function defaultModel(registry: Registry, configured: string | undefined): ResolvedModel {
-	if (configured) {
+function defaultModel(registry: Registry, selection: ModelSelection): ResolvedModel {
+	const { defaultModel: configured, defaultProvider } = selection;
+	let warning: string | undefined;
+	if (configured || defaultProvider) {
+		const named = configured ? `"${configured}"` : `provider "${defaultProvider}"`;
 		try {
-			const resolved = resolveModel(registry, configured);
+			const resolved = configured ? resolveModel(registry, configured, { provider: defaultProvider }) : providerDefault(registry, defaultProvider!);
 			if (registry.hasConfiguredAuth(resolved.model)) return resolved;
-		} catch {
-			// A stale default falls through to the first provider with a key.
+			warning = `${named} has no API key`;
+		} catch (error) {
+			warning = error instanceof Error ? error.message.replace(/\.$/, "") : String(error);
 		}
+		warning = `${selection.defaultSource ?? "The default model"}: ${warning}; using the first provider with a key instead.`;
 	}
+	const fallback = firstWithKey(registry);
+	return warning ? { ...fallback, warning } : fallback;
+}
+
+/** A provider's default model (`--provider`, settings `defaultProvider`). */
+function providerDefault(registry: Registry, name: string): ResolvedModel {
+	const providers = registry.getProviders();
+	const info = providers.find((p) => p.name === name);
+	if (!info) throw unknownProvider(name, new Set(providers.map((p) => p.name)), registry);
+	const model = info.defaultModel ? registry.find(info.name, info.defaultModel) : undefined;
+	if (!model) {
+		throw new UserError(`Provider "${name}" has no models.`, [`Add some under "providers.${name}.models" in ${tildify(registry.modelsPath)}, or pass --model ${name}/<id>.`]);
+	}
+	return { model };
+}
+
+function firstWithKey(registry: Registry): ResolvedModel {
 	const providers = registry.getProviders();
 	const order = [...DEFAULT_PROVIDER_ORDER, ...providers.filter((p) => !(DEFAULT_PROVIDER_ORDER as readonly string[]).includes(p.name)).map((p) => p.name)];
 	for (const name of order) {

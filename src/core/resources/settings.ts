@@ -142,3 +142,17 @@ export function mergeSettings(base: Record<string, unknown>, over: Record<string
 	for (const [k, v] of Object.entries(over)) out[k] = isPlain(v) && isPlain(out[k]) ? { ...(out[k] as Record<string, unknown>), ...v } : v;
 	return out;
 }
+
+/** A string setting with the file it came from: the project's value wins; a wrong type names the file. */
+export function settingString(settings: RunSettings, key: string, choices?: readonly string[]): { value: string; path: string } | undefined {
+	for (const file of [settings.project, settings.user]) {
+		const value = file?.data[key];
+		if (value === undefined) continue;
+		if (typeof value !== "string" || !value.trim() || (choices && !choices.includes(value))) {
+			const want = choices ? `one of ${choices.map((c) => `"${c}"`).join(", ")}` : "a non-empty string";
+			throw new SettingsError(file!.path, `"${key}" in ${file!.path} must be ${want}, not ${JSON.stringify(value)}.`);
+		}
+		return { value: value.trim(), path: file!.path };
+	}
+	return undefined;
+}
