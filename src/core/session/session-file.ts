@@ -8,7 +8,7 @@ import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader
 import { entryShapeProblem } from "./entry-shape.ts";
 import { acquireSessionLock, releaseSessionLock } from "./session-lock.ts";
 import type { AgentMessage } from "../agent/messages.ts";
-import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
+import type { FileEntry, SessionEntry, SessionEntryBase, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
 export interface SessionFileOps {
@@ -189,51 +189,57 @@ interface LineSource {
 	deferred: DeferredBodies;
 }
 
+/** Returns the object it is given: a subclass's constructor then adds its private fields to that object. */
+class Stamped {
+	constructor(target: object) {
+		return target;
+	}
+}
+
 /**
  * A message entry whose message is parsed (and checked, as the loader checks every line) when it
- * is first read. The line stays in the file's text until then; `message` is an own, enumerable
- * property (one accessor shared by every entry, not a closure each), so copying, serialising and
- * comparing see the message, and the fields come in the order a writer gives them.
+ * is first read. The line stays in the file's text until then. The entry is an ordinary object
+ * (a plain literal, its fields in the order a writer gives them); `message` is an own, enumerable
+ * accessor, so copying, serialising and comparing see the message. The accessor is one pair shared
+ * by every entry, not a closure each: it finds the line through private fields this class stamps
+ * onto the literal.
  */
-class LazyMessageEntry {
-	// Assigned in the constructor, in this order (declared fields would each be defined, slower).
-	declare type: "message";
-	declare id: string;
-	declare parentId: string | null;
-	declare timestamp: string;
-	declare message: AgentMessage;
+class LazyMessage extends Stamped {
 	#message: AgentMessage | undefined;
 	#source: LineSource;
 	#start: number;
 	#line: number;
 
-	constructor(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number, line: number) {
-		this.type = "message";
-		this.id = id;
-		this.parentId = parentId;
-		this.timestamp = timestamp;
+	private constructor(entry: SessionEntryBase, source: LineSource, start: number, line: number) {
+		super(entry);
 		this.#source = source;
 		this.#start = start;
 		this.#line = line;
-		Object.defineProperty(this, "message", LazyMessageEntry.#accessor);
 	}
 
-	/** Where the line of `entry` starts, when it is one of these. */
+	static entry(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number, line: number): SessionMessageEntry {
+		const entry = { type: "message", id, parentId, timestamp };
+		new LazyMessage(entry, source, start, line);
+		Object.defineProperty(entry, "message", LazyMessage.#accessor);
+		return entry as SessionMessageEntry;
+	}
+
+	/** Where the line of `entry` starts, when its message is read lazily. */
 	static startOf(entry: SessionEntry): number | undefined {
-		return #start in entry ? entry.#start : undefined;
+		return #start in entry ? (entry as unknown as LazyMessage).#start : undefined;
 	}
 
 	static readonly #accessor: PropertyDescriptor = {
-		get(this: LazyMessageEntry): AgentMessage {
+		get(this: LazyMessage): AgentMessage {
 			if (this.#message === undefined) {
 				const source = this.#source;
 				source.deferred.pending--;
 				const end = source.text.indexOf("\n", this.#start);
-				this.#message = readMessage(this, source.text.slice(this.#start, end < 0 ? source.text.length : end), this.#line, source.file, source.deferred);
+				this.#message = readMessage(this as unknown as SessionMessageEntry, source.text.slice(this.#start, end < 0 ? source.text.length : end), this.#line, source.file, source.deferred);
 			}
 			return this.#message;
 		},
-		set(this: LazyMessageEntry, value: AgentMessage) {
+		set(this: LazyMessage, value: AgentMessage) {
 			if (this.#message === undefined) this.#source.deferred.pending--;
 			this.#message = value;
 		},
@@ -289,7 +295,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 	const parsedWhole: SessionEntry[] = [];
 	// Where each of those starts (parallel to `parsedWhole`; a lazily read one knows): only a repeated id needs it.
 	const wholeStarts: number[] = [];
-	const startOf = (entry: SessionEntry) => LazyMessageEntry.startOf(entry) ?? wholeStarts[parsedWhole.indexOf(entry)]!;
+	const startOf = (entry: SessionEntry) => LazyMessage.startOf(entry) ?? wholeStarts[parsedWhole.indexOf(entry)]!;
 	const lineAt = (start: number) => {
 		const end = text.indexOf("\n", start);
 		return text.slice(start, end < 0 ? text.length : end);
@@ -353,7 +359,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 			if (h) {
 				let parentId = h.parentId;
 				while (parentId !== null && skippedParents.size > 0 && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
-				const entry: SessionMessageEntry = new LazyMessageEntry(h.id, parentId, h.timestamp, source, lineStart, lineNo);
+				const entry = LazyMessage.entry(h.id, parentId, h.timestamp, source, lineStart, lineNo);
 				// One Map operation per line: a repeated id shows as a Map that did not grow.
 				const known = byId.size;
 				byId.set(entry.id, entry);

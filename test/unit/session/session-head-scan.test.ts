@@ -3,6 +3,7 @@
 // non-ASCII text, escapes in the head, huge lines, damage at the start, middle or end, a last line
 // cut off mid-write — what is read lazily must be what reading every line at once gives.
 import { describe, expect, test } from "bun:test";
+import { deepStrictEqual } from "node:assert";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionTreeNode } from "../../../src/core/session/session-entries.ts";
@@ -40,6 +41,9 @@ function expectAsReadWhole(dir: string, text: string, what: string): SessionMana
 	expect(ids(lazy.getTree()), what).toEqual(ids(whole.getTree()));
 	expect(lazy.getEntries(), what).toEqual(whole.getEntries());
 	expect(JSON.stringify(lazy.getEntries()), what).toBe(JSON.stringify(whole.getEntries()));
+	// Plain objects, as an extension comparing or copying them expects (node's strict equality checks prototypes).
+	for (const e of lazy.getEntries()) expect(Object.getPrototypeOf(e), what).toBe(Object.prototype);
+	deepStrictEqual(lazy.getEntries(), whole.getEntries(), what);
 	expect(lazy.getWarnings().map((w) => w.message).sort(), what).toEqual(whole.getWarnings().map((w) => w.message).sort());
 	return lazy;
 }
