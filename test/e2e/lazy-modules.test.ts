@@ -22,6 +22,8 @@ const NEVER_IN_PRINT: Record<string, RegExp> = {
 	// A valid models.json is checked by code the build generated; tool arguments (none here) compile a check.
 	"typebox's checker and compiler": /^node_modules\/typebox\/build\/(value|compile)\/|^src\/core\/providers\/config-check-source\.ts$/,
 	// Tool and config schemas are frozen into literals by the build (scripts/frozen-module.ts): sending the tool list builds none.
+	// A valid models.json and auth.json pass their precompiled checks by name: the schemas load only to explain a failure.
+	"the config schemas": /^src\/core\/providers\/provider-config\.ts$/,
 	"typebox's schema builders": /^node_modules\/typebox\/build\/(type|schema|format|index\.mjs|typebox\.mjs)/,
 };
 
@@ -69,6 +71,17 @@ describe("lazy loading, as the binary reports it", () => {
 		expect(sources.some((s) => s.startsWith("node_modules/openai/"))).toBe(false);
 		expect(sources.some((s) => s.startsWith("node_modules/@anthropic-ai/sdk/"))).toBe(false);
 		expect(sources.some((s) => s.startsWith("src/core/extensions/loader.ts"))).toBe(false);
+	});
+
+	test("tool descriptions are part of their chunk, not files loaded one by one", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "hi" });
+		const r = await world.run(["-ne", "--no-session", "--model", MODEL.openai, "-p", "hello"], { env: { AGENT_DEBUG_CHUNKS: "1" } });
+		expect(r.code).toBe(0);
+		const line = r.stderr.split("\n").find((l) => l.startsWith("Loaded chunks: ")) ?? "";
+		// Bun embeds a text import as a module of its own unless the build inlines it (scripts/build.ts).
+		expect(line.split(" ").filter((name) => /\.(md|css)$/.test(name))).toEqual([]);
+		expect(loadedSources(r.stderr)).toContain("src/core/tools/read.md");
 	});
 
 	test("the same holds with a session saved and the Anthropic protocol", async () => {

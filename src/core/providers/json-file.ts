@@ -1,9 +1,8 @@
 // Reads a user's JSON config file (models.json, auth.json) and validates it, turning a syntax or
 // schema error into one message with file:line:column and the fix. Never writes the file.
-import type { TSchema } from "typebox";
 import { checkJsonNesting, FileReadError, fixFileHint, readJsonFile, readTextFile } from "../file-reader.ts";
 import { lineColumn, pointerToPath, scanJson } from "../json-scan.ts";
-import { precompiledCheck } from "./config-checks.ts";
+import { type CheckedSchema, configSchema, precompiledCheck } from "./config-checks.ts";
 
 export { lineColumn, pointerToPath, scanJson };
 
@@ -41,7 +40,7 @@ export function readConfigText(path: string, hints: string[] = [fixFileHint()]):
  * file counts as `{}`. `example` is shown to the user as the expected shape; `check` looks further
  * once the schema passes.
  */
-export function readJsonConfig(path: string, schema: TSchema, example: string, check?: (value: any) => ConfigProblem | undefined): unknown {
+export function readJsonConfig(path: string, schema: CheckedSchema, example: string, check?: (value: any) => ConfigProblem | undefined): unknown {
 	const hints = [`${fixFileHint()} Expected shape: ${example}`];
 	// Not a regular file, too big, too deep, not JSON: the one reader says so, naming file and line.
 	let read: ReturnType<typeof readJsonFile>;
@@ -61,7 +60,7 @@ export function readJsonConfig(path: string, schema: TSchema, example: string, c
 		const at = offset === undefined ? undefined : lineColumn(text, offset);
 		throw new ConfigFileError(path, at?.line, at?.column, problem.message, hints);
 	}
-	const errors = typeboxValue().Errors(schema, value) as SchemaError[];
+	const errors = typeboxValue().Errors(configSchema(schema), value) as SchemaError[];
 	const pointer = errors[0]?.instancePath ?? "";
 	const offset = scanJson(text).positions.get(pointer);
 	const at = offset === undefined ? undefined : lineColumn(text, offset);
@@ -78,10 +77,9 @@ export function typeboxValue(): Pick<typeof import("typebox/value"), "Check" | "
 	return require("typebox/value") as typeof import("typebox/value");
 }
 
-/** `schema`'s precompiled check when it has one, else typebox's. */
-export function checkValue(schema: TSchema, value: unknown): boolean {
-	const check = precompiledCheck(schema);
-	return check ? check(value) : typeboxValue().Check(schema, value);
+/** Whether `value` fits the config schema named `schema` (its precompiled check). */
+export function checkValue(schema: CheckedSchema, value: unknown): boolean {
+	return precompiledCheck(schema)(value);
 }
 
 interface SchemaError {

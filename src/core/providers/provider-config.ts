@@ -55,15 +55,10 @@ export type ProviderConfigJson = Static<typeof ProviderConfigJson>;
 export const ModelsJson = Type.Object({ providers: Type.Optional(Type.Record(Type.String(), ProviderConfigJson)) });
 export type ModelsJson = Static<typeof ModelsJson>;
 
-export const MODELS_JSON_EXAMPLE =
-	'{ "providers": { "local": { "baseUrl": "http://localhost:8080/v1", "api": "openai-completions", "apiKey": "MY_KEY_ENV", "models": [{ "id": "my-model" }] } } }';
-
 /** auth.json: one credential per provider. Only `api_key` entries are used; others are kept as they are. */
 export const AuthEntry = Type.Object({ type: Type.String({ minLength: 1 }), key: Type.Optional(Type.String()) });
 export const AuthJson = Type.Record(Type.String(), AuthEntry);
 export type AuthJson = Static<typeof AuthJson>;
-
-export const AUTH_JSON_EXAMPLE = '{ "anthropic": { "type": "api_key", "key": "sk-ant-..." } }';
 
 /**
  * What `registerProvider(name, config)` takes: a models.json entry plus a stream function for a

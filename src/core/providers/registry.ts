@@ -8,16 +8,9 @@ import { EventStream } from "./event-stream.ts";
 import { checkValue, type ConfigProblem, pointerToPath, readJsonConfig, typeboxValue } from "./json-file.ts";
 import { formatModelList } from "./model-list.ts";
 import { noModelMessage, resolveModel, selectModel, type ModelSelection, type ResolvedModel } from "./model-resolver.ts";
-import {
-	AUTH_JSON_EXAMPLE,
-	AuthJson,
-	MODELS_JSON_EXAMPLE,
-	ModelsJson,
-	ProviderConfigJson,
-	type ModelOverride,
-	type ProviderConfig,
-	type ProviderModelConfig,
-} from "./provider-config.ts";
+// Types only: the schemas load when a file or registration fails its check (config-checks.ts).
+import type { AuthJson, ModelOverride, ModelsJson, ProviderConfig, ProviderConfigJson, ProviderModelConfig } from "./provider-config.ts";
+import { configSchema } from "./config-checks.ts";
 import { createRetryPolicy, type RetryPolicy } from "./retry.ts";
 import { errorStream, registerApiStream, registerProviderStream, stream as streamModel, unregisterApiStreams } from "./stream.ts";
 import { isNativeProvider, nativeProviderConfig, nativeProviderProblem, nativeProviderStream, type NativeProvider } from "./native-provider.ts";
@@ -25,6 +18,11 @@ import { toTranscriptContext } from "./transcript.ts";
 import { VIRTUAL_API, VirtualModels, type VirtualModelDefinition, type VirtualResolver } from "./virtual-models.ts";
 import { NotSupportedError } from "../compat/unsupported.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, Model, StreamOptions } from "./types.ts";
+
+/** The shapes shown with a models.json or auth.json error. */
+const MODELS_JSON_EXAMPLE =
+	'{ "providers": { "local": { "baseUrl": "http://localhost:8080/v1", "api": "openai-completions", "apiKey": "MY_KEY_ENV", "models": [{ "id": "my-model" }] } } }';
+const AUTH_JSON_EXAMPLE = '{ "anthropic": { "type": "api_key", "key": "sk-ant-..." } }';
 
 export interface ModelRegistryOptions {
 	/** Where models.json and auth.json live. Default: `getAgentDir()` (~/.agent). */
@@ -95,8 +93,8 @@ export class ModelRegistry {
 		const modelsPath = join(dir, "models.json");
 		const authPath = join(dir, "auth.json");
 		const builtins = builtinProviders();
-		const modelsJson = readJsonConfig(modelsPath, ModelsJson, MODELS_JSON_EXAMPLE, (v: ModelsJson) => checkModelsJson(v, builtins)) as ModelsJson | undefined;
-		const authJson = readJsonConfig(authPath, AuthJson, AUTH_JSON_EXAMPLE) as AuthJson | undefined;
+		const modelsJson = readJsonConfig(modelsPath, "ModelsJson", MODELS_JSON_EXAMPLE, (v: ModelsJson) => checkModelsJson(v, builtins)) as ModelsJson | undefined;
+		const authJson = readJsonConfig(authPath, "AuthJson", AUTH_JSON_EXAMPLE) as AuthJson | undefined;
 		return new ModelRegistry({ builtins, modelsJson, authJson, modelsPath, authPath, env: options.env ?? process.env });
 	}
 
@@ -512,8 +510,8 @@ export function checkProviderConfig(name: string, config: ProviderConfig, builti
 }
 
 function validateProviderConfig(name: string, config: ProviderConfigJson, builtin: BuiltinProvider | undefined): string | undefined {
-	if (!checkValue(ProviderConfigJson, config)) {
-		const first = typeboxValue().Errors(ProviderConfigJson, config)[0];
+	if (!checkValue("ProviderConfigJson", config)) {
+		const first = typeboxValue().Errors(configSchema("ProviderConfigJson"), config)[0];
 		return `${pointerToPath(first?.instancePath ?? "") || "config"} ${first?.message ?? "is not valid"}`;
 	}
 	return modelProblems(name, config, builtin)?.message;

@@ -14,6 +14,17 @@ export interface ContextSettings {
 	hasMessages: boolean;
 }
 
+/**
+ * Which entry types a path may hold, when the caller knows more than the path: a type that is in
+ * no entry of the session need not be looked for along a long path.
+ */
+export interface PathKinds {
+	thinkingLevelChanges: boolean;
+	compactions: boolean;
+}
+
+const ANY_KINDS: PathKinds = { thinkingLevelChanges: true, compactions: true };
+
 /** `path` runs root → leaf (SessionManager.getBranch()). */
 export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
 	let thinkingLevel: ThinkingLevel = "off";
@@ -58,9 +69,9 @@ export function buildContextFromPath(path: readonly SessionEntry[]): SessionCont
 }
 
 /** The latest compaction on `path` (-1: none) and the index of its first kept entry (-1: none kept). */
-function compactionOf(path: readonly SessionEntry[]): { at: number; keptFrom: number } {
+function compactionOf(path: readonly SessionEntry[], kinds: PathKinds): { at: number; keptFrom: number } {
 	let at = -1;
-	for (let i = path.length - 1; i >= 0; i--) {
+	for (let i = kinds.compactions ? path.length - 1 : -1; i >= 0; i--) {
 		if (path[i]!.type === "compaction") {
 			at = i;
 			break;
@@ -79,16 +90,17 @@ function compactionOf(path: readonly SessionEntry[]): { at: number; keptFrom: nu
 }
 
 /** The context's entries that give messages, last first (the compaction's summary is not among them). */
-function* lastFirst(path: readonly SessionEntry[]): Generator<SessionEntry> {
-	const { at, keptFrom } = compactionOf(path);
+function* lastFirst(path: readonly SessionEntry[], kinds: PathKinds): Generator<SessionEntry> {
+	const { at, keptFrom } = compactionOf(path, kinds);
 	for (let i = path.length - 1; i > at; i--) yield path[i]!;
 	if (keptFrom >= 0) for (let i = at - 1; i >= keptFrom; i--) yield path[i]!;
 }
 
 /** buildContextFromPath(path)'s model, thinking level and whether it has messages, reading messages from the end only. */
-export function contextSettingsOf(path: readonly SessionEntry[]): ContextSettings {
+export function contextSettingsOf(path: readonly SessionEntry[], kinds: PathKinds = ANY_KINDS): ContextSettings {
 	let model: SessionContext["model"] | undefined;
-	let thinkingLevel: ThinkingLevel | undefined;
+	// With no level change in the session there is none to find: the walk stops at the model.
+	let thinkingLevel: ThinkingLevel | undefined = kinds.thinkingLevelChanges ? undefined : "off";
 	// The latest model and level on the path win; an unknown level (a newer writer, a hand edit) is passed over.
 	for (let i = path.length - 1; i >= 0 && (model === undefined || thinkingLevel === undefined); i--) {
 		const entry = path[i]!;
@@ -99,8 +111,8 @@ export function contextSettingsOf(path: readonly SessionEntry[]): ContextSetting
 			else if (entry.type === "message" && entry.message.role === "assistant" && !isSkippedLine(entry.message)) model = { provider: entry.message.provider, modelId: entry.message.model };
 		}
 	}
-	let hasMessages = compactionOf(path).at >= 0;
-	if (!hasMessages) for (const entry of lastFirst(path)) if (entryMessage(entry)) {
+	let hasMessages = compactionOf(path, kinds).at >= 0;
+	if (!hasMessages) for (const entry of lastFirst(path, kinds)) if (entryMessage(entry)) {
 		hasMessages = true;
 		break;
 	}
@@ -108,12 +120,12 @@ export function contextSettingsOf(path: readonly SessionEntry[]): ContextSetting
 }
 
 /** The last message of buildContextFromPath(path).messages that passes `test`, reading messages from the end only. */
-export function lastContextMessage(path: readonly SessionEntry[], test: (message: AgentMessage) => boolean): AgentMessage | undefined {
-	for (const entry of lastFirst(path)) {
+export function lastContextMessage(path: readonly SessionEntry[], test: (message: AgentMessage) => boolean, kinds: PathKinds = ANY_KINDS): AgentMessage | undefined {
+	for (const entry of lastFirst(path, kinds)) {
 		const message = entryMessage(entry);
 		if (message && test(message)) return message;
 	}
-	const { at } = compactionOf(path);
+	const { at } = compactionOf(path, kinds);
 	if (at < 0) return undefined;
 	const summary = buildContextFromPath(path.slice(at)).messages[0]!;
 	return test(summary) ? summary : undefined;

@@ -97,6 +97,8 @@ export interface ParsedSessionFile {
 	endsMidLine: boolean;
 	/** With `lazy`: where entries whose message is read on first use report a damaged one (the manager sets it). */
 	deferred?: DeferredBodies;
+	/** How many leading entries descend one from the next, starting at a root (a session that never branched: all). */
+	chain: number;
 }
 
 export interface ParseOptions {
@@ -260,6 +262,11 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		return line;
 	};
 	const skippedParents = new Map<string, string | null>();
+	let chain = 0;
+	/** Count the entry just kept into the chain while every entry before it is in it. */
+	const extendChain = (parentId: string | null) => {
+		if (chain === entries.length - 1 && parentId === (chain === 0 ? null : entries[chain - 1]!.id)) chain++;
+	};
 	const deferred: DeferredBodies | undefined = options.lazy ? { pending: 0, onDamaged: () => undefined } : undefined;
 	/** Is `id` taken? A different line with it is reported; an identical one is a retried write. */
 	const repeated = (id: string, start: number, end: number, line: number) => {
@@ -291,6 +298,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		byId.set(e.id, e as unknown as SessionEntry);
 		entries.push(e as unknown as SessionEntry);
 		starts.push(start);
+		extendChain(e.parentId as string | null);
 	};
 
 	for (let start = 0, lineNo = 1; start < text.length; lineNo++) {
@@ -319,6 +327,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 				deferred.pending++;
 				entries.push(entry);
 				starts.push(lineStart);
+				extendChain(parentId);
 				continue;
 			}
 		}
@@ -362,7 +371,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		if (version < 3) migrateV2(raw);
 		for (const r of raw) accept(r.value, r.start, r.end, r.line);
 	}
-	return deferred ? { header, entries, byId, warnings, endsMidLine, deferred } : { header, entries, byId, warnings, endsMidLine };
+	return deferred ? { header, entries, byId, warnings, endsMidLine, deferred, chain } : { header, entries, byId, warnings, endsMidLine, chain };
 }
 
 /**

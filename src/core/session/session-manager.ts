@@ -3,7 +3,7 @@
 import { FileReadError } from "../file-reader.ts";
 import { dirname, join, resolve } from "node:path";
 import type { ImageContent, TextContent, ThinkingLevel } from "../providers/types.ts";
-import { buildContextFromPath, contextSettingsOf, lastContextMessage, type ContextSettings } from "./session-context.ts";
+import { buildContextFromPath, contextSettingsOf, lastContextMessage, type ContextSettings, type PathKinds } from "./session-context.ts";
 import {
 	CURRENT_SESSION_VERSION,
 	type AppendableMessage,
@@ -76,6 +76,8 @@ interface SessionState {
 	ops: SessionFileOps;
 	/** Message lines whose message is read when first used (SessionManager.open). */
 	deferred?: DeferredBodies;
+	/** chainLength(entries), when the parser already knows it. */
+	chain?: number;
 }
 
 export class SessionManager {
@@ -112,6 +114,13 @@ export class SessionManager {
 	private warningHandler: ((warning: SessionLoadWarning) => void) | undefined;
 	/** Lines found damaged after open, before a handler was there to hear of them. */
 	private unreported: SessionLoadWarning[] = [];
+	/**
+	 * How many leading entries form one line of descent from a root (each the parent of the next,
+	 * as in a session that never branched): a path through the last of them is a slice of `entries`.
+	 */
+	private chain: number;
+	/** Whether any thinking-level change or compaction was ever in `entries` (the context skips looking for them otherwise). */
+	private readonly kinds: PathKinds = { thinkingLevelChanges: false, compactions: false };
 
 	private constructor(state: SessionState) {
 		this.cwd = state.cwd;
@@ -127,6 +136,7 @@ export class SessionManager {
 		// The parser's map already holds every entry by id; only the rest of the index is built here.
 		this.byId = state.byId ?? new Map(this.entries.map((e) => [e.id, e]));
 		for (const entry of this.entries) this.indexKinds(entry);
+		this.chain = state.chain ?? chainLength(this.entries);
 		this.leafId = this.entries.at(-1)?.id ?? null;
 		this.initialLeafId = this.leafId;
 		this.fromFile = this.entries.length;
@@ -192,6 +202,7 @@ export class SessionManager {
 			warnings: parsed.warnings,
 			ops,
 			deferred: parsed.deferred,
+			chain: parsed.chain,
 		});
 	}
 
@@ -235,6 +246,7 @@ export class SessionManager {
 			startFreshLine: false,
 			warnings: parsed.warnings,
 			ops,
+			chain: parsed.chain,
 		});
 	}
 
@@ -294,6 +306,8 @@ export class SessionManager {
 		const at = this.entries.indexOf(entry);
 		if (at < 0) return;
 		this.entries.splice(at, 1);
+		// Rehung, the children of an entry of the chain still descend from the one before it.
+		if (at < this.chain) this.chain = rehang ? this.chain - 1 : at;
 		if (at < this.entriesWritten) this.entriesWritten--;
 		if (at < this.fromFile) this.fromFile--;
 		this.byId.delete(entry.id);
@@ -403,6 +417,7 @@ export class SessionManager {
 		// type, id, parentId, timestamp first: the lines read well and diff well.
 		const head = { type: fields.type, id: newEntryId(this.byId), parentId: this.leafId, timestamp: new Date().toISOString() };
 		const entry = { ...head, ...fields } as SessionEntry;
+		if (this.chain === this.entries.length && head.parentId === (this.chain === 0 ? null : this.entries[this.chain - 1]!.id)) this.chain++;
 		this.entries.push(entry);
 		this.index(entry);
 		this.leafId = entry.id;
@@ -419,7 +434,9 @@ export class SessionManager {
 	private indexKinds(entry: SessionEntry): void {
 		// A file on disk is written to from now on: its messages need not be read to know that.
 		if (!this.headerWritten && !this.hasAssistant && entry.type === "message" && entry.message.role === "assistant") this.hasAssistant = true;
-		if (entry.type === "label") {
+		if (entry.type === "thinking_level_change") this.kinds.thinkingLevelChanges = true;
+		else if (entry.type === "compaction") this.kinds.compactions = true;
+		else if (entry.type === "label") {
 			if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
 			else this.labels.delete(entry.targetId);
 		}
@@ -492,7 +509,14 @@ export class SessionManager {
 		const path: SessionEntry[] = [];
 		const start = fromId === undefined ? this.leafId : fromId;
 		let current = start ? this.byId.get(start) : undefined;
+		const chainEnd = this.chain > 0 ? this.entries[this.chain - 1] : undefined;
 		while (current) {
+			// From the end of the chain on, the path is the file's first entries as they are.
+			if (current === chainEnd) {
+				const chained = this.entries.slice(0, this.chain);
+				for (let i = path.length - 1; i >= 0; i--) chained.push(path[i]!);
+				return chained;
+			}
 			path.push(current);
 			current = current.parentId ? this.byId.get(current.parentId) : undefined;
 			// A path longer than the file has entries went round a parent cycle (a hand-edited file):
@@ -545,7 +569,7 @@ export class SessionManager {
 
 	/** The model, thinking level and whether there is any message at the current leaf, reading only the last messages. */
 	contextSettings(): ContextSettings {
-		return this.settled(() => contextSettingsOf(this.pathTo(undefined)));
+		return this.settled(() => contextSettingsOf(this.pathTo(undefined), this.kinds));
 	}
 
 	/** `read()` again until no message it read was damaged (a damaged one changes the path it walked). */
@@ -570,13 +594,20 @@ export class SessionManager {
 				const path = this.pathTo(at());
 				return buildContextFromPath(this.readMessages(path) ? this.pathTo(at()) : path).messages;
 			},
-			findLast: (test) => this.settled(() => lastContextMessage(this.pathTo(at()), test)),
+			findLast: (test) => this.settled(() => lastContextMessage(this.pathTo(at()), test, this.kinds)),
 		};
 	}
 
 	private requireEntry(id: string): void {
 		if (!this.byId.has(id)) throw new Error(`No entry "${id}" in session ${this.file ?? this.header.id}`);
 	}
+}
+
+/** How many leading entries descend one from the next, starting at a root. */
+function chainLength(entries: readonly SessionEntry[]): number {
+	let n = 0;
+	while (n < entries.length && entries[n]!.parentId === (n === 0 ? null : entries[n - 1]!.id)) n++;
+	return n;
 }
 
 /** A root-first path whose walk went round a cycle, from the first entry that repeats on. */
