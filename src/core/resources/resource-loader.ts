@@ -65,7 +65,10 @@ export function packagesForRun(options: ExtensionSourceOptions, settings: { proj
 			return false;
 		}
 	});
-	const selection = selectPackages(options.noExtensions ? {} : settings, cliSources, options.cwd);
+	const files = options.noExtensions ? {} : settings;
+	// Nothing names a package (the common case): no selection to make.
+	if (cliSources.length === 0 && files.project?.data.packages === undefined && files.user?.data.packages === undefined) return { packages: [], cliErrors, problems: [] };
+	const selection = selectPackages(files, cliSources, options.cwd);
 	const problems = selection.problems.map((p) => `${p.settingsPath}: package "${p.source}" skipped: ${p.message}`);
 	return { packages: selection.packages.map(resolvePackage), cliErrors, problems };
 }
@@ -74,6 +77,8 @@ export function packagesForRun(options: ExtensionSourceOptions, settings: { proj
 export function discoverForRun(options: ExtensionSourceOptions, projectTrusted: boolean): DiscoveryResult {
 	const { cwd } = options;
 	const noExtensions = options.noExtensions ?? false;
+	// `-ne` and no `-e`: nothing is found or named, and settings are not read.
+	if (noExtensions && (options.extensionPaths ?? []).length === 0) return { entries: [], untrustedProject: [], untrustedPackages: [], warnings: [] };
 	const user = noExtensions ? undefined : readSettingsFile(userSettingsPath());
 	// An untrusted project's settings are only peeked at, to list what they would load.
 	const project = noExtensions ? undefined : projectTrusted ? readSettingsFile(projectSettingsPath(cwd)) : peekSettingsFile(projectSettingsPath(cwd));

@@ -25,13 +25,14 @@ import { HeaderView } from "./header.ts";
 import { createKeybindings, keyText } from "./keybindings.ts";
 import { Layout } from "./layout.ts";
 import { cycleModel } from "./model-picker.ts";
-import { startupIssues, startupLines } from "./startup.ts";
+import { startupHeader, startupIssues, startupLines } from "./startup.ts";
 import type { StartupIssue } from "./startup-list.ts";
 import { currentTheme, onThemeChange } from "./theme/styles.ts";
 import { ThemeRegistry } from "./theme/themes.ts";
 import { LinesBlock } from "./transcript/block.ts";
 import { loadMarkdown } from "./transcript/markdown.ts";
-import { Conversation, Transcript } from "./transcript/conversation.ts";
+import { Conversation } from "./transcript/conversation.ts";
+import { Transcript } from "./transcript/transcript.ts";
 import type { ViewContext } from "./transcript/view-context.ts";
 import { UiBridge } from "./ui-bridge.ts";
 import { suspend } from "./terminal-guard.ts";
@@ -135,7 +136,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.working = new WorkingIndicator(this.tui, this.layout.working, () => this.layout.editorSlot.editorComponent);
 		this.footerData = new FooterData(this.cwd);
 		this.footer = new FooterView(this.footerData, () => this.footerFigures());
-		this.header = new HeaderView((expanded) => this.startupList(expanded).slice(0, this.headerLines), this.expanded);
+		// The header is the list's first lines, which never change: the sections alone build the list.
+		this.header = new HeaderView(() => startupHeader().slice(0, this.headerLines), this.expanded);
 		this.sections = new HeaderView((expanded) => this.startupList(expanded).slice(this.headerLines), this.expanded, this.headerLines);
 		Layout.fill(this.layout.header, this.header);
 		Layout.fill(this.layout.sections, this.sections);

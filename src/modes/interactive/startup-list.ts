@@ -33,17 +33,29 @@ function dropIndex(path: string): string {
 	return path.replace(/\/index\.(ts|js)$/, "");
 }
 
-/** Shortest trailing path of each entry that no other entry shares. */
+/**
+ * Shortest trailing path of each entry that no other entry shares. Each tail length is counted once
+ * over all entries (a Map), not compared pair by pair: the list is built before the first frame.
+ */
 export function compactLabels(paths: string[]): string[] {
 	const parts = paths.map((p) => dropIndex(p).split("/").filter(Boolean));
-	return parts.map((segs, i) => {
-		for (let n = 1; n <= segs.length; n++) {
+	const labels = parts.map((segs) => segs.join("/"));
+	let pending = parts.map((_, i) => i);
+	for (let n = 1; pending.length > 0; n++) {
+		const counts = new Map<string, number>();
+		for (const segs of parts) {
 			const tail = segs.slice(-n).join("/");
-			const clash = parts.some((other, j) => j !== i && other.slice(-n).join("/") === tail);
-			if (!clash) return tail;
+			counts.set(tail, (counts.get(tail) ?? 0) + 1);
 		}
-		return segs.join("/");
-	});
+		pending = pending.filter((i) => {
+			const segs = parts[i]!;
+			const tail = segs.slice(-n).join("/");
+			if (counts.get(tail) === 1) labels[i] = tail;
+			// Unique now, or no longer tail to try: the whole path stays.
+			return counts.get(tail) !== 1 && n < segs.length;
+		});
+	}
+	return labels;
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

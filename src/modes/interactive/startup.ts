@@ -38,6 +38,11 @@ export function startupIssues(extensions: Extension[], base: StartupIssue[], bui
 	return [...base, ...builtinConflicts(extensions, builtins), ...shortcuts];
 }
 
+/** The header: the name line and the key hints (the first two lines of the start-up list when not quiet). */
+export function startupHeader(): string[] {
+	return [` ${APP_NAME} v${VERSION}`, ` ${HINTS}`];
+}
+
 export interface StartupView {
 	extensions: Extension[];
 	issues: StartupIssue[];
@@ -56,8 +61,7 @@ export function startupLines(view: StartupView): string[] {
 	const problems = [...(view.resources ? sectionLines(resourceConflictSections(view.resources)) : []), ...issueLines(view.issues)];
 	if (view.quiet) return problems;
 	return [
-		` ${APP_NAME} v${VERSION}`,
-		` ${HINTS}`,
+		...startupHeader(),
 		...(view.resources ? sectionLines(resourceSections(view.resources, view.expanded)) : []),
 		...extensionLines(
 			view.extensions.map((e) => ({ path: e.resolvedPath, group: groupOf(e) })),

@@ -7,6 +7,29 @@ test("compact labels: shortest unique trailing path, index files shown by their 
 	expect(compactLabels(["/r/.agent/extensions/dirext/index.ts", "/a/x/foo.ts", "/b/y/foo.ts", "/tmp/hello.ts"])).toEqual(["dirext", "x/foo.ts", "y/foo.ts", "hello.ts"]);
 });
 
+/** The definition, pair by pair: for each entry the shortest tail no other entry ends in. */
+function pairwiseLabels(paths: string[]): string[] {
+	const parts = paths.map((p) => p.replace(/\/index\.(ts|js)$/, "").split("/").filter(Boolean));
+	return parts.map((segs, i) => {
+		for (let n = 1; n <= segs.length; n++) {
+			const tail = segs.slice(-n).join("/");
+			if (!parts.some((other, j) => j !== i && other.slice(-n).join("/") === tail)) return tail;
+		}
+		return segs.join("/");
+	});
+}
+
+test("compact labels match the pairwise definition: shared tails, repeats, nested and index paths", () => {
+	const segs = ["a", "b", "ext", "index.ts", "foo.ts", "x"];
+	let seed = 7;
+	const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+	for (let round = 0; round < 300; round++) {
+		const paths = Array.from({ length: 1 + next(12) }, () => `/${Array.from({ length: next(5) }, () => segs[next(segs.length)]).join("/")}`);
+		expect(compactLabels(paths)).toEqual(pairwiseLabels(paths));
+	}
+	expect(compactLabels(["/a/b.ts", "/a/b.ts", "/b.ts"])).toEqual(["a/b.ts", "a/b.ts", "b.ts"]);
+});
+
 test("compact and expanded forms, groups in order, home as ~, issues two lines each", () => {
 	const home = homedir();
 	const extensions = [

@@ -5,7 +5,7 @@ import { createExtension } from "../../../src/core/extensions/api.ts";
 import type { Extension, SourceScope } from "../../../src/core/extensions/types.ts";
 import { builtinNames } from "../../../src/modes/interactive/commands.ts";
 import { resolveShortcuts } from "../../../src/modes/interactive/shortcuts.ts";
-import { startupIssues } from "../../../src/modes/interactive/startup.ts";
+import { HINTS, startupHeader, startupIssues, startupLines } from "../../../src/modes/interactive/startup.ts";
 
 function ext(path: string, scope: SourceScope, commands: string[] = [], keys: string[] = []): Extension {
 	const e = createExtension(path, path, { path, source: "cli", scope, origin: "top-level" });
@@ -35,4 +35,13 @@ test("shortcuts: reserved keys refused, editing keys taken over, the later of tw
 	]);
 	expect([...byKey.keys()]).toEqual(["ctrl+a", "alt+x"]);
 	expect(byKey.get("alt+x")!.extensionPath).toBe("/b.ts");
+});
+
+test("the header (drawn on its own, without building the list) is the start-up list's first two lines", () => {
+	const a = ext("/p/a.ts", "project", ["model"]);
+	const list = startupLines({ extensions: [a], issues: startupIssues([a], [], builtinNames), expanded: false });
+	expect(startupHeader()).toEqual(list.slice(0, 2));
+	expect(startupHeader()[1]).toBe(` ${HINTS}`);
+	// Quiet: no header, only the problems.
+	expect(startupLines({ extensions: [a], issues: startupIssues([a], [], builtinNames), expanded: false, quiet: true }).filter((l) => l !== "")[0]).toBe("[Extension issues]");
 });
