@@ -13,7 +13,7 @@ import type {
 	ToolCall,
 	ToolResultMessage,
 } from "../providers/types.ts";
-import type { AgentTool, AgentToolResult } from "../tools/types.ts";
+import { type AgentTool, type AgentToolResult, usesToolContext } from "../tools/types.ts";
 import { newAssistantMessage } from "../providers/wire.ts";
 import { convertToLlm, type AgentMessage } from "./messages.ts";
 import { validateToolArguments } from "./validate.ts";
@@ -544,7 +544,8 @@ async function runPreparedCall(prepared: PreparedCall, config: AgentLoopConfig):
 			(partialResult: AgentToolResult) => {
 				void config.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: input, partialResult, ...parent });
 			},
-			config.toolContextFor ? config.toolContextFor(call.id) : config.toolContext,
+			// A built-in never reads its ctx: it gets the run's context instead of one built for this call.
+			config.toolContextFor && usesToolContext(tool) ? config.toolContextFor(call.id) : config.toolContext,
 		);
 		if (result.isError) isError = true;
 		if (result.terminate) terminate = true;

@@ -6,7 +6,7 @@ import { type FindToolOptions, createFindTool } from "./find.ts";
 import { type GrepToolOptions, createGrepTool } from "./grep.ts";
 import { type LsToolOptions, createLsTool } from "./ls.ts";
 import { type ReadToolOptions, createReadTool } from "./read.ts";
-import type { AgentTool } from "./types.ts";
+import { type AgentTool, markContextFree } from "./types.ts";
 import { type WriteToolOptions, createWriteTool } from "./write.ts";
 
 export const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
@@ -32,6 +32,7 @@ export interface BuiltinTools {
 	defaultActive: BuiltinToolName[];
 }
 
+/** None of the seven reads its ctx argument, so they are marked context-free (no per-call extension context). */
 export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {}): BuiltinTools {
 	return {
 		tools: [
@@ -42,7 +43,7 @@ export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {
 			createGrepTool(cwd, options.grep),
 			createFindTool(cwd, options.find),
 			createLsTool(cwd, options.ls),
-		],
+		].map(markContextFree),
 		defaultActive: [...DEFAULT_ACTIVE_TOOL_NAMES],
 	};
 }

@@ -43,3 +43,17 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
 		ctx: TContext,
 	): Promise<AgentToolResult<TDetails>>;
 }
+
+/** Execute functions known to ignore their ctx argument (the built-ins): the loop skips building a per-call context for them. */
+const contextFree = new WeakSet<object>();
+
+/** Marks `tool`'s current execute as one that never reads its ctx; a replaced execute is not covered. */
+export function markContextFree<T extends AgentTool<any, any, any>>(tool: T): T {
+	contextFree.add(tool.execute);
+	return tool;
+}
+
+/** False only for an execute marked with markContextFree. */
+export function usesToolContext(tool: AgentTool<any, any, any>): boolean {
+	return !contextFree.has(tool.execute);
+}

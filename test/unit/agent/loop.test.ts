@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { Type } from "typebox";
 import { runAgentLoop, type AgentEvent, type AgentLoopHooks } from "../../../src/core/agent/loop.ts";
 import type { AgentMessage } from "../../../src/core/agent/messages.ts";
-import type { AgentTool } from "../../../src/core/tools/types.ts";
+import { markContextFree, usesToolContext, type AgentTool } from "../../../src/core/tools/types.ts";
+import { createBuiltinTools } from "../../../src/core/tools/index.ts";
 import { scriptedStream, testModel, type ScriptedTurn } from "../../support/scripted-stream.ts";
 
 function echoTool(log: string[], opts: Partial<AgentTool> = {}): AgentTool {
@@ -180,5 +181,45 @@ describe("agent loop", () => {
 		});
 		expect(r.stream.contexts.length).toBe(2);
 		expect(r.messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant"]);
+	});
+
+	test("a per-call context for every tool but those marked context-free (the built-ins), which get the run's", async () => {
+		const seen: Record<string, unknown[]> = { plain: [], free: [] };
+		const tool = (name: string): AgentTool =>
+			({
+				name,
+				label: name,
+				description: name,
+				parameters: Type.Object({}),
+				async execute(_id: string, _p: unknown, _s: unknown, _u: unknown, ctx: unknown) {
+					seen[name]!.push(ctx);
+					return { content: [{ type: "text", text: "ok" }], details: undefined };
+				},
+			}) as AgentTool;
+		const free = markContextFree(tool("free"));
+		// A copy with its own execute is not covered by the original's mark.
+		const copied = { ...free, name: "plain", execute: tool("plain").execute };
+		const runContext = { run: true };
+		const asked: string[] = [];
+		await runAgentLoop([{ role: "user", content: "hi", timestamp: 1 }], [], {
+			model: testModel,
+			systemPrompt: "sys",
+			tools: [free, copied],
+			stream: scriptedStream([{ toolCalls: [{ name: "free", arguments: {} }, { name: "plain", arguments: {} }] }, { toolCalls: [{ name: "plain", arguments: {} }] }, { text: "done" }]),
+			toolContext: runContext,
+			toolContextFor: (id) => {
+				asked.push(id);
+				return { call: id };
+			},
+			hooks: {},
+			signal: new AbortController().signal,
+			emit: async () => {},
+		});
+		expect(seen.free).toEqual([runContext]);
+		expect(seen.plain!.length).toBe(2);
+		expect(seen.plain).toEqual(asked.map((id) => ({ call: id })));
+		expect(new Set(asked).size).toBe(2);
+		// Every built-in is marked.
+		expect(createBuiltinTools("/tmp").tools.filter((t) => usesToolContext(t)).map((t) => t.name)).toEqual([]);
 	});
 });
