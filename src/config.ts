@@ -1,6 +1,5 @@
 // Names, directories and the runtime shape. Everything user-visible that carries the app's name
 // comes from package.json `agentConfig`, so a rebrand is one edit. No filesystem work at import.
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 
@@ -32,11 +31,19 @@ export function runtimeShape(): RuntimeShape {
 	return url.includes("$bunfs") || url.includes("~BUN") || url.includes("%7EBUN") ? "compiled" : "source";
 }
 
+/**
+ * The user's home directory: $HOME when set (read when asked, as Node's os.homedir() does), else
+ * node:os's answer. node:os loads only then: a run that never needs it saves ~0.5 ms (measured, compiled).
+ */
+export function homeDir(): string {
+	return process.env.HOME || (require("node:os") as typeof import("node:os")).homedir();
+}
+
 /** `~/.agent`, or `$AGENT_DIR`. */
 export function getAgentDir(): string {
 	const fromEnv = process.env[ENV.dir];
 	if (fromEnv) return resolve(expandHome(fromEnv));
-	return join(homedir(), `.${APP_NAME}`);
+	return join(homeDir(), `.${APP_NAME}`);
 }
 
 /** `<cwd>/.agent` */
@@ -70,14 +77,14 @@ export function isOffline(): boolean {
 }
 
 export function expandHome(path: string): string {
-	if (path === "~") return homedir();
-	if (path.startsWith("~/")) return join(homedir(), path.slice(2));
+	if (path === "~") return homeDir();
+	if (path.startsWith("~/")) return join(homeDir(), path.slice(2));
 	return path;
 }
 
 /** Replace the home directory prefix with `~` for display. */
 export function tildify(path: string): string {
-	const home = homedir();
+	const home = homeDir();
 	if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
 	return path;
 }

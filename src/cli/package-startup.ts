@@ -25,6 +25,8 @@ export interface PackageStartupFailure {
 /** Install and check the run's packages; returns the `-e` packages that could not be installed (start-up only). */
 export async function preparePackages(args: Args, cwd: string, options: PackageStartupOptions): Promise<PackageStartupFailure[]> {
 	const { scopes, report } = options;
+	// `-ne` and no `-e`: no package is named (settings are not read), so there is nothing to import or check.
+	if (args.noExtensions && args.extensions.length === 0) return [];
 	const { forgetResolvedPackages, packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
 	// Folders may have changed since they were last read (another agent's install, before a /reload).
 	forgetResolvedPackages();

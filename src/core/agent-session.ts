@@ -114,6 +114,13 @@ export interface AgentSessionOptions {
 }
 
 
+/** Two system prompt keys hold the same things (by identity). */
+function sameKey(a: unknown[], b: unknown[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+	return true;
+}
+
 /** A queued message as the queue shows it: a user message's text ("" for extension messages). */
 function queuedText(m: AgentMessage): string {
 	return m.role === "user" ? (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("")) : "";
@@ -380,11 +387,13 @@ export class AgentSession {
 	}
 	removeTool(name: string): void {
 		this.allTools.delete(name);
+		this.toolsVersion++;
 		this.activeToolNames = this.activeToolNames.filter((n) => n !== name);
 	}
 	/** Add or replace a tool (an extension registering after start-up); active at once unless told otherwise. */
 	addTool(tool: AgentTool<any, any, any>, activate = true): void {
 		this.allTools.set(tool.name, tool);
+		this.toolsVersion++;
 		if (activate && !this.activeToolNames.includes(tool.name)) this.activeToolNames.push(tool.name);
 	}
 
@@ -392,8 +401,17 @@ export class AgentSession {
 	setToolContextFactory(factory: (toolCallId?: string) => unknown): void {
 		this.toolContext = factory;
 	}
+	/** Bumped whenever `allTools` or the active names change in place. */
+	private toolsVersion = 0;
+	private activeToolsBuilt: { names: string[]; version: number; tools: AgentTool<any, any, any>[] } | undefined;
+
+	/** Asked before every request and tool batch: the same array until the tools change. */
 	private activeTools(): AgentTool<any, any, any>[] {
-		return this.activeToolNames.map((n) => this.allTools.get(n)!).filter(Boolean);
+		const built = this.activeToolsBuilt;
+		if (built && built.names === this.activeToolNames && built.version === this.toolsVersion) return built.tools;
+		const tools = this.activeToolNames.map((n) => this.allTools.get(n)!).filter(Boolean);
+		this.activeToolsBuilt = { names: this.activeToolNames, version: this.toolsVersion, tools };
+		return tools;
 	}
 
 	/** What the prompt is built from now: the session's options, the active tools, and this run's changes (before_agent_start). */
@@ -422,7 +440,7 @@ export class AgentSession {
 		// Asked before every request and tool batch: built again only when something it is built from changed.
 		const key = this.systemPromptKey();
 		const cached = this.builtPrompt;
-		if (cached && cached.key.length === key.length && cached.key.every((k, i) => k === key[i])) return cached.prompt;
+		if (cached && sameKey(cached.key, key)) return cached.prompt;
 		const prompt = buildSystemPrompt(this.systemPromptOptions());
 		this.builtPrompt = { key, prompt };
 		return prompt;
@@ -432,7 +450,8 @@ export class AgentSession {
 
 	/** Everything buildSystemPrompt reads, by identity (options are replaced, never changed in place), and today's date. */
 	private systemPromptKey(): unknown[] {
-		const key: unknown[] = [this.promptOptions, this.runPromptOptions, new Date().toISOString().slice(0, 10)];
+		// The UTC day, as the prompt's date is (toISOString).
+		const key: unknown[] = [this.promptOptions, this.runPromptOptions, Math.floor(Date.now() / 86_400_000)];
 		for (const t of this.activeTools()) key.push(t, t.name, t.promptSnippet, t.promptGuidelines);
 		return key;
 	}
@@ -839,6 +858,7 @@ export class AgentSession {
 	resetTools(base: AgentTool<any, any, any>[]): void {
 		this.allTools.clear();
 		for (const tool of base) this.allTools.set(tool.name, tool);
+		this.toolsVersion++;
 		this.activeToolNames = this.activeToolNames.filter((n) => this.allTools.has(n));
 	}
 

@@ -9,6 +9,7 @@ import type {
 	StreamFunction,
 	StreamOptions,
 	TextContent,
+	Tool,
 	ToolCall,
 	ToolResultMessage,
 } from "../providers/types.ts";
@@ -191,7 +192,8 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 			if (!signal.aborted) pending = [...pending, ...(hooks.takeSteeringMessages?.() ?? [])];
 		}
 		// A virtual model's router is told whether this request answers a user's message.
-		const reason = pending.some((m) => m.role === "user") ? "user" : "continuation";
+		let reason: "user" | "continuation" = "continuation";
+		for (const m of pending) if (m.role === "user") reason = "user";
 		for (const m of pending) await push(m);
 		pending = [];
 
@@ -234,6 +236,18 @@ function timedConfig(config: AgentLoopConfig): AgentLoopConfig {
 	return { ...config, hooks, emit: (event) => inPhase("hooks", () => config.emit(event)) };
 }
 
+/** What each request declares of the active tools, kept per tool list (the session keeps one list until its tools change). */
+const declared = new WeakMap<AgentTool<any, any, any>[], { hidden: string[] | undefined; tools: Tool[] }>();
+
+function declaredTools(config: AgentLoopConfig): Tool[] {
+	const kept = declared.get(config.tools);
+	if (kept && kept.hidden === config.hiddenTools) return kept.tools;
+	const hidden = new Set(config.hiddenTools ?? []);
+	const tools = config.tools.filter((t) => !hidden.has(t.name)).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+	declared.set(config.tools, { hidden: config.hiddenTools, tools });
+	return tools;
+}
+
 /** One provider request, streamed; the final message is appended to `messages` and `added`. */
 async function requestAssistant(messages: AgentMessage[], added: AgentMessage[], config: AgentLoopConfig, reason: "user" | "continuation" = "continuation"): Promise<AssistantMessage> {
 	const { hooks, model, signal, emit } = config;
@@ -241,12 +255,9 @@ async function requestAssistant(messages: AgentMessage[], added: AgentMessage[],
 	const buildContext = async (): Promise<Context> => {
 		let contextMessages = messages;
 		if (hooks.transformContext) contextMessages = await hooks.transformContext(structuredClone(messages));
-		const hidden = new Set(config.hiddenTools ?? []);
-		const context: Context = {
-			systemPrompt: config.systemPrompt,
-			messages: convertToLlm(contextMessages),
-			tools: config.tools.filter((t) => !hidden.has(t.name)).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-		};
+		const tools = declaredTools(config);
+		// A context_with_system handler may change what it gets: its own copies, not the kept ones.
+		const context: Context = { systemPrompt: config.systemPrompt, messages: convertToLlm(contextMessages), tools: hooks.transformLlmContext ? tools.map((t) => ({ ...t })) : tools };
 		return hooks.transformLlmContext ? hooks.transformLlmContext(context) : context;
 	};
 	let context = await buildContext();
@@ -363,7 +374,7 @@ type CallOutcome = { result: AgentToolResult; isError: boolean; terminate: boole
  * the model meant; none runs (nor does a call whose arguments are not whole JSON).
  */
 async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig, cutOff: boolean): Promise<BatchResult> {
-	const byName = new Map(config.tools.map((t) => [t.name, t]));
+	const byName = toolsByName(config.tools);
 	const sequential = calls.some((c) => byName.get(c.name)?.executionMode === "sequential");
 	const outcomes: CallOutcome[] = new Array(calls.length);
 	const prepare = async (call: ToolCall, index: number): Promise<PreparedCall | undefined> => {
@@ -404,6 +415,15 @@ async function executeToolCalls(calls: ToolCall[], config: AgentLoopConfig, cutO
 		timestamp: Date.now(),
 	}));
 	return { results, terminate: outcomes.length > 0 && outcomes.every((o) => o.terminate) };
+}
+
+const byNameOf = new WeakMap<AgentTool<any, any, any>[], Map<string, AgentTool<any, any, any>>>();
+
+/** The tools by name, kept per tool list. */
+function toolsByName(tools: AgentTool<any, any, any>[]): Map<string, AgentTool<any, any, any>> {
+	let byName = byNameOf.get(tools);
+	if (!byName) byNameOf.set(tools, (byName = new Map(tools.map((t) => [t.name, t]))));
+	return byName;
 }
 
 /** What the model is told about a call that was not run because its arguments are incomplete. */

@@ -54,7 +54,9 @@ export function runAnthropicMessages(stream: EventStream, model: Model, context:
 					break;
 				}
 				case "content_block_stop":
-					blocks.close();
+					// Closed by the next block's start, or after the last event: the last block's `*_end`
+					// then follows message_delta's usage, so the last update carries the final usage
+					// however quickly the events are read.
 					break;
 				case "message_delta":
 					if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;

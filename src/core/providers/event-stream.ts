@@ -42,20 +42,27 @@ export class EventStream implements AssistantMessageEventStream {
 		return this.resultPromise;
 	}
 
-	async *[Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
-		while (true) {
-			const next = this.queue.shift();
-			if (next) {
-				yield next;
-				continue;
-			}
-			if (this.ended) return;
-			const item = await new Promise<IteratorResult<AssistantMessageEvent>>((resolve) => {
-				this.waiting = resolve;
-			});
-			if (item.done) return;
-			yield item.value;
-		}
+	/**
+	 * One iteration over the events. Not an async generator: every event of every response passes
+	 * here (twice, through the registry's stream), and a generator's yield costs a promise and
+	 * extra turns of the microtask queue that a queued event does not need.
+	 */
+	[Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
+		let closed = false;
+		return {
+			next: (): Promise<IteratorResult<AssistantMessageEvent>> => {
+				if (closed) return Promise.resolve({ value: undefined, done: true });
+				if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+				if (this.ended) return Promise.resolve({ value: undefined, done: true });
+				return new Promise((resolve) => {
+					this.waiting = resolve;
+				});
+			},
+			return: (): Promise<IteratorResult<AssistantMessageEvent>> => {
+				closed = true;
+				return Promise.resolve({ value: undefined, done: true });
+			},
+		};
 	}
 
 	private finish(message: AssistantMessage): void {

@@ -2,9 +2,9 @@
 // SDK (imported on first use). Also serves every compatible server; `model.compat` covers their quirks.
 import type { EventStream } from "./event-stream.ts";
 import { reasoningEffort } from "./thinking.ts";
-import { transformMessages } from "./transform-messages.ts";
-import type { Context, ImageContent, Message, Model, StopReason, StreamOptions, TextContent, Usage } from "./types.ts";
-import { ConnectionFailedError, HttpStatusError, readServerSentEvents, StreamErrorEvent } from "./sse.ts";
+import { startsWith, transformMessages } from "./transform-messages.ts";
+import type { Context, ImageContent, Message, Model, StopReason, StreamOptions, TextContent, Tool, Usage } from "./types.ts";
+import { ConnectionFailedError, HttpStatusError, ServerSentEventParser, StreamErrorEvent } from "./sse.ts";
 import { applyOnPayload, BlockWriter, incompleteResponse, PLACEHOLDER_KEY, runWire } from "./wire.ts";
 
 /** Switches for servers that differ from OpenAI, read from `model.compat`. */
@@ -63,28 +63,36 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 		const blocks = new BlockWriter(stream, output);
 		const toolBlocks = new Map<number, number>();
 		let finishReason: string | undefined;
-		for await (const event of readServerSentEvents(response.body)) {
-			if (event.data === "[DONE]") break;
-			const chunk = JSON.parse(event.data) as ChatChunk & { error?: unknown };
-			if (chunk.error) throw new StreamErrorEvent(chunk.error);
-			if (options?.onProviderStreamEvent) await options.onProviderStreamEvent(chunk, model);
-			if (chunk.usage) applyUsage(output.usage, chunk.usage);
-			const choice = chunk.choices?.[0];
-			if (!choice) continue;
-			const delta = choice.delta ?? {};
-			const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.reasoning_text;
-			if (typeof reasoning === "string" && reasoning) blocks.thinking(reasoning);
-			if (typeof delta.content === "string" && delta.content) blocks.text(delta.content);
-			for (const call of delta.tool_calls ?? []) {
-				const slot = call.index ?? 0;
-				let index = toolBlocks.get(slot);
-				if (index === undefined) {
-					index = blocks.toolCall(call.id ?? `call_${slot}`, call.function?.name ?? "");
-					toolBlocks.set(slot, index);
+		// The events parsed here, not through an async generator: a response is a few dozen events,
+		// each of which would cost a promise and two turns of the event loop more.
+		const decoder = new TextDecoder();
+		const parser = new ServerSentEventParser();
+		read: for await (const bytes of response.body) {
+			const events = parser.feed(decoder.decode(bytes, { stream: true }));
+			for (let e = 0; e < events.length; e++) {
+				const event = events[e]!;
+				if (event.data === "[DONE]") break read;
+				const chunk = JSON.parse(event.data) as ChatChunk & { error?: unknown };
+				if (chunk.error) throw new StreamErrorEvent(chunk.error);
+				if (options?.onProviderStreamEvent) await options.onProviderStreamEvent(chunk, model);
+				if (chunk.usage) applyUsage(output.usage, chunk.usage);
+				const choice = chunk.choices?.[0];
+				if (!choice) continue;
+				const delta = choice.delta ?? {};
+				const reasoning = delta.reasoning_content ?? delta.reasoning ?? delta.reasoning_text;
+				if (typeof reasoning === "string" && reasoning) blocks.thinking(reasoning);
+				if (typeof delta.content === "string" && delta.content) blocks.text(delta.content);
+				for (const call of delta.tool_calls ?? []) {
+					const slot = call.index ?? 0;
+					let index = toolBlocks.get(slot);
+					if (index === undefined) {
+						index = blocks.toolCall(call.id ?? `call_${slot}`, call.function?.name ?? "");
+						toolBlocks.set(slot, index);
+					}
+					if (call.function?.arguments) blocks.toolArguments(index, call.function.arguments);
 				}
-				if (call.function?.arguments) blocks.toolArguments(index, call.function.arguments);
+				if (choice.finish_reason) finishReason = choice.finish_reason;
 			}
-			if (choice.finish_reason) finishReason = choice.finish_reason;
 		}
 		blocks.close();
 		if (!finishReason) throw incompleteResponse(model);
@@ -109,16 +117,22 @@ export function buildParams(model: Model, context: Context, options?: StreamOpti
 	const maxTokens = options?.maxTokens ?? (compat.sendMaxTokens ? model.maxTokens : undefined);
 	if (maxTokens !== undefined) params[compat.maxTokensField] = maxTokens;
 	if (options?.temperature !== undefined) params.temperature = options.temperature;
-	if (context.tools?.length) {
-		params.tools = context.tools.map((tool) => ({
-			type: "function",
-			function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-		}));
-	}
+	if (context.tools?.length) params.tools = wireTools(context.tools, !options?.onPayload);
 	const effort = reasoningEffort(model, options?.reasoning);
 	if (effort && compat.thinkingFormat === "openai") params.reasoning_effort = effort;
 	if (effort && compat.thinkingFormat === "openrouter") params.reasoning = { effort };
 	return params;
+}
+
+/** The request's `tools`, kept per tool list (the loop sends the same list until the tools change). */
+const wireToolsOf = new WeakMap<Tool[], Record<string, unknown>[]>();
+
+function wireTools(tools: Tool[], cache: boolean): Record<string, unknown>[] {
+	const kept = cache ? wireToolsOf.get(tools) : undefined;
+	if (kept) return kept;
+	const wire = tools.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+	if (cache) wireToolsOf.set(tools, wire);
+	return wire;
 }
 
 type OpenAIPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -130,34 +144,42 @@ type OpenAIPart = { type: "text"; text: string } | { type: "image_url"; image_ur
  */
 const wireEntries = new WeakMap<object, { key: string; entries: Record<string, unknown>[] }>();
 
+/**
+ * The last request's entries (without the system prompt) and the tool result images not yet sent,
+ * for the messages they came from: the next request, the same messages and a few more, continues
+ * from there instead of going over every message again.
+ */
+let last: { key: string; messages: Message[]; entries: Record<string, unknown>[]; toolImages: ImageContent[] } | undefined;
+
 function toOpenAIMessages(model: Model, context: Context, compat: OpenAICompat, cache = false): Record<string, unknown>[] {
-	const out: Record<string, unknown>[] = [];
 	const acceptsImages = model.input.includes("image");
 	const key = `${acceptsImages}|${compat.sendReasoningContent}|${compat.toolResultName}`;
-	if (context.systemPrompt) {
-		out.push({ role: compat.supportsDeveloperRole && model.reasoning ? "developer" : "system", content: context.systemPrompt });
-	}
+	const messages = transformMessages(context.messages, model);
+	const resume = cache && last?.key === key && startsWith(messages, last.messages) ? last : undefined;
+	const entries = resume?.entries ?? [];
 	// Tool messages cannot carry images; they follow the run of tool results as one user message.
-	let toolImages: ImageContent[] = [];
-	const flushToolImages = () => {
-		if (toolImages.length === 0) return;
-		out.push({ role: "user", content: [{ type: "text", text: "Images from the tool results above:" }, ...toolImages.map(imagePart)] });
-		toolImages = [];
-	};
-	for (const message of transformMessages(context.messages, model)) {
-		if (message.role !== "toolResult") flushToolImages();
-		else if (acceptsImages) for (const c of message.content) if (c.type === "image") toolImages.push(c);
+	let toolImages = resume?.toolImages ?? [];
+	for (let i = resume ? resume.messages.length : 0; i < messages.length; i++) {
+		const message = messages[i]!;
+		if (message.role !== "toolResult") {
+			if (toolImages.length > 0) entries.push(toolImagesEntry(toolImages));
+			toolImages = [];
+		} else if (acceptsImages) for (const c of message.content) if (c.type === "image") toolImages.push(c);
 		const cached = cache ? wireEntries.get(message) : undefined;
-		if (cached?.key === key) {
-			for (const entry of cached.entries) out.push(entry);
-			continue;
-		}
-		const entries = wireEntriesOf(message, acceptsImages, compat);
-		if (cache) wireEntries.set(message, { key, entries });
-		for (const entry of entries) out.push(entry);
+		const own = cached?.key === key ? cached.entries : wireEntriesOf(message, acceptsImages, compat);
+		if (cache && own !== cached?.entries) wireEntries.set(message, { key, entries: own });
+		for (const entry of own) entries.push(entry);
 	}
-	flushToolImages();
+	if (cache) last = { key, messages, entries, toolImages };
+	const system: Record<string, unknown>[] = context.systemPrompt ? [{ role: compat.supportsDeveloperRole && model.reasoning ? "developer" : "system", content: context.systemPrompt }] : [];
+	// A copy, as the request is the caller's to change (onPayload): concat copies natively, with no loop here.
+	const out = system.concat(entries);
+	if (toolImages.length > 0) out.push(toolImagesEntry(toolImages));
 	return out;
+}
+
+function toolImagesEntry(images: ImageContent[]): Record<string, unknown> {
+	return { role: "user", content: [{ type: "text", text: "Images from the tool results above:" }, ...images.map(imagePart)] };
 }
 
 /** One message as chat-completions entries (none for an empty assistant turn); tool result images are the caller's. */

@@ -12,35 +12,65 @@ export interface ServerSentEvent {
 /** Each event of `body`, in order; ends when the body does (a partial last event is dropped, as the format says). */
 export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
 	const decoder = new TextDecoder();
-	let buffer = "";
-	let event: string | undefined;
-	let data: string[] = [];
+	const parser = new ServerSentEventParser();
 	for await (const chunk of body) {
-		buffer += decoder.decode(chunk, { stream: true });
-		let start = 0;
-		for (;;) {
-			const lf = buffer.indexOf("\n", start);
-			const cr = buffer.indexOf("\r", start);
-			// A lone CR ends a line too; a CR at the end of the buffer may be the first half of CRLF.
-			const end = cr >= 0 && (lf < 0 || cr < lf) ? (cr === buffer.length - 1 ? -1 : cr) : lf;
-			if (end < 0) break;
-			const line = buffer.slice(start, end);
-			start = end + (buffer[end] === "\r" && buffer[end + 1] === "\n" ? 2 : 1);
-			if (line === "") {
-				if (data.length > 0) yield { event, data: data.join("\n") };
-				event = undefined;
-				data = [];
-				continue;
-			}
-			if (line.startsWith(":")) continue;
-			const colon = line.indexOf(":");
-			const field = colon < 0 ? line : line.slice(0, colon);
-			let value = colon < 0 ? "" : line.slice(colon + 1);
-			if (value.startsWith(" ")) value = value.slice(1);
-			if (field === "data") data.push(value);
-			else if (field === "event") event = value;
+		const events = parser.feed(decoder.decode(chunk, { stream: true }));
+		for (let i = 0; i < events.length; i++) yield events[i]!;
+	}
+}
+
+/**
+ * The format's line and field rules over text as it arrives (`feed` each decoded piece, in order);
+ * runs for every line of every response. CR and CRLF line ends become LF once per piece of text, so
+ * the line loop looks for LF alone, and the usual event (one `data:` line) needs no array to join.
+ */
+export class ServerSentEventParser {
+	/** Text after the last complete line (never a CR). */
+	private rest = "";
+	/** The last piece ended in CR: an LF starting the next one is that CRLF's second half. */
+	private skipLf = false;
+	private event: string | undefined;
+	private data: string | undefined;
+	/** The events the last piece completed: one array, refilled by each call. */
+	private readonly done: ServerSentEvent[] = [];
+
+	feed(text: string): ServerSentEvent[] {
+		this.done.length = 0;
+		if (this.skipLf && text) {
+			this.skipLf = false;
+			if (text.charCodeAt(0) === 10) text = text.slice(1);
 		}
-		buffer = buffer.slice(start);
+		let buffer = this.rest + text;
+		if (buffer.includes("\r")) {
+			if (buffer.endsWith("\r")) this.skipLf = true;
+			buffer = buffer.replace(/\r\n?/g, "\n");
+		}
+		let start = 0;
+		for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n", start)) {
+			this.line(buffer, start, end);
+			start = end + 1;
+		}
+		this.rest = start === 0 ? buffer : buffer.slice(start);
+		return this.done;
+	}
+
+	private line(buffer: string, start: number, end: number): void {
+		if (start === end) {
+			if (this.data !== undefined) this.done.push({ event: this.event, data: this.data });
+			this.event = undefined;
+			this.data = undefined;
+			return;
+		}
+		if (buffer.charCodeAt(start) === 58) return; // ":" starts a comment
+		const colon = buffer.indexOf(":", start);
+		const fieldEnd = colon >= 0 && colon < end ? colon : end;
+		let from = fieldEnd === end ? end : fieldEnd + 1;
+		if (from < end && buffer.charCodeAt(from) === 32) from++;
+		const field = buffer.slice(start, fieldEnd);
+		if (field === "data") {
+			const value = buffer.slice(from, end);
+			this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+		} else if (field === "event") this.event = buffer.slice(from, end);
 	}
 }
 

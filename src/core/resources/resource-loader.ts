@@ -65,7 +65,10 @@ export function packagesForRun(options: ExtensionSourceOptions, settings: { proj
 			return false;
 		}
 	});
-	const selection = selectPackages(options.noExtensions ? {} : settings, cliSources, options.cwd);
+	const files = options.noExtensions ? {} : settings;
+	// Nothing names a package (the common case): no selection to make.
+	if (cliSources.length === 0 && files.project?.data.packages === undefined && files.user?.data.packages === undefined) return { packages: [], cliErrors, problems: [] };
+	const selection = selectPackages(files, cliSources, options.cwd);
 	const problems = selection.problems.map((p) => `${p.settingsPath}: package "${p.source}" skipped: ${p.message}`);
 	return { packages: selection.packages.map(resolvePackage), cliErrors, problems };
 }

@@ -1,6 +1,5 @@
 // Errors the session store raises. Each is written for the user (a UserError) and carries the file.
 import { UserError } from "../errors.ts";
-import { hostname } from "node:os";
 import { systemReason } from "../file-reader.ts";
 
 /** A session file that cannot be read or is not a session. */
@@ -76,3 +75,7 @@ export class SessionInUseError extends SessionFileError {
 	}
 }
 
+/** node:os loaded on first call: a run that never gets here does not pay for the module (config.ts homeDir). */
+function hostname(): string {
+	return (require("node:os") as typeof import("node:os")).hostname();
+}

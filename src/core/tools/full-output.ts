@@ -1,7 +1,6 @@
 // When output is cut, the whole of it goes to a temp file whose path the model is given, so it
 // can read the rest with offsets instead of re-running the command.
 import { closeSync, openSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APP_NAME } from "../../config.ts";
 import { trackOutputFile } from "./output-files.ts";
@@ -75,4 +74,9 @@ export class FullOutputFile {
 		closeSync(this.fd);
 		this.fd = undefined;
 	}
+}
+
+/** node:os loaded on first call: a run that never gets here does not pay for the module (config.ts homeDir). */
+function tmpdir(): string {
+	return (require("node:os") as typeof import("node:os")).tmpdir();
 }

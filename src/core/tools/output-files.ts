@@ -2,7 +2,6 @@
 // entry refers to are removed, and of the rest (and files older runs left) only the newest are
 // kept, within an age and a total size. Nothing is read or swept in a run that made no such file.
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APP_NAME } from "../../config.ts";
 
@@ -105,4 +104,9 @@ export function sweepOutputFiles(now = Date.now()): string[] {
 	}
 	made.clear();
 	return removed;
+}
+
+/** node:os loaded on first call: a run that never gets here does not pay for the module (config.ts homeDir). */
+function tmpdir(): string {
+	return (require("node:os") as typeof import("node:os")).tmpdir();
 }

@@ -1,10 +1,14 @@
 // The TUI the app renders with: pi-tui's main-screen TUI, made to cost what changed rather than the
-// length of the transcript. Lines that scrolled into the terminal's scrollback are cut from what
-// pi-tui diffs (they can only be redrawn by a full redraw, which gets them back), and each
-// remaining line's finishing is remembered. What reaches the terminal is byte for byte pi-tui's.
+// length of the transcript. A frame is kept as the line arrays the components returned (the
+// transcript hands its settled entries over as a few long ones), never joined; lines that scrolled
+// into the terminal's scrollback are cut from what pi-tui diffs (they can only be redrawn by a full
+// redraw, which gets them back), and each remaining line's finishing is remembered. What reaches
+// the terminal is byte for byte pi-tui's.
 import { isImageLine } from "@earendil-works/pi-tui/dist/terminal-image.js";
 import { TuiMainScreen } from "@earendil-works/pi-tui/dist/tui-main-screen.js";
 import type { Terminal } from "@earendil-works/pi-tui";
+import { Frame } from "./frame.ts";
+import { hasParts } from "./transcript/transcript.ts";
 
 /**
  * How many finished lines are kept, as a multiple of the frame's line count (plus a floor), before
@@ -32,7 +36,7 @@ export class Screen extends TuiMainScreen {
 	/** Leading lines of the frame pi-tui does not see (all above its viewport). */
 	private cut: Cut = { lines: [], hardwareCursor: false };
 	/** The last frame's lines as the components returned them. */
-	private last: readonly string[] = [];
+	private last = Frame.EMPTY;
 	/** The lines this frame hands pi-tui (while doRender runs). */
 	private handed: readonly string[] | undefined;
 
@@ -45,6 +49,16 @@ export class Screen extends TuiMainScreen {
 		return this.handed ?? super.render(width);
 	}
 
+	/** The regions' lines in order, as they returned them (the transcript in parts). */
+	private frame(width: number): Frame {
+		const parts: (readonly string[])[] = [];
+		for (const child of this.children) {
+			if (hasParts(child)) for (const part of child.renderParts(width)) parts.push(part);
+			else parts.push(child.render(width));
+		}
+		return new Frame(parts);
+	}
+
 	/**
 	 * pi-tui's frame passes over every line several times (finishing, comparing, looking for
 	 * images); with the lines in the scrollback cut, it passes over the screen and what changed.
@@ -54,24 +68,24 @@ export class Screen extends TuiMainScreen {
 	 */
 	protected override doRender(): void {
 		if (this.stopped) return super.doRender();
-		const full = super.render(this.terminal.columns);
-		const cutCount = this.cut.lines.length;
-		if (cutCount > 0 && this.mayRedrawAll(full)) this.uncut();
-		this.handed = this.cut.lines.length > 0 ? full.slice(this.cut.lines.length) : full;
+		const frame = this.frame(this.terminal.columns);
+		if (this.cut.lines.length > 0 && this.mayRedrawAll(frame)) this.uncut();
+		const handed = frame.from(this.cut.lines.length);
+		this.handed = handed;
 		try {
 			super.doRender();
 		} finally {
 			this.handed = undefined;
 		}
-		this.last = full;
-		this.cutScrolledOff(full);
+		this.last = frame;
+		this.cutScrolledOff(handed);
 	}
 
 	protected override resetRenderState(): void {
 		super.resetRenderState();
 		// pi-tui starts over and draws every line: none is cut any more.
 		this.cut = { lines: [], hardwareCursor: false };
-		this.last = [];
+		this.last = Frame.EMPTY;
 	}
 
 	/**
@@ -97,18 +111,17 @@ export class Screen extends TuiMainScreen {
 	}
 
 	/** Whether pi-tui, seeing every line, could draw this frame in full (erring towards yes). */
-	private mayRedrawAll(full: readonly string[]): boolean {
+	private mayRedrawAll(frame: Frame): boolean {
 		const state = this.captureRenderState();
 		const cut = this.cut.lines.length;
 		if (this.terminal.columns !== state.previousWidth || this.terminal.rows !== state.previousHeight) return true;
 		if (this.hasOverlayEntries || this.getShowHardwareCursor() !== this.cut.hardwareCursor) return true;
-		if (this.getClearOnShrink() && full.length < state.maxLinesRendered + cut) return true;
+		if (this.getClearOnShrink() && frame.length < state.maxLinesRendered + cut) return true;
 		// A line above the viewport changed, or went (the frame shrank to above it): pi-tui starts over.
 		const top = cut + state.previousViewportTop;
-		for (let i = 0; i < top; i++) if (full[i] !== this.last[i]) return true;
+		if (!frame.samePrefix(this.last, top)) return true;
 		// An image line on the screen: pi-tui's image handling looks at every line.
-		for (let i = top; i < full.length; i++) if (isImageLine(full[i]!)) return true;
-		return false;
+		return frame.some(top, isImageLine);
 	}
 
 	/** Give pi-tui back the lines it had drawn, as if they had never been cut. */
@@ -126,16 +139,17 @@ export class Screen extends TuiMainScreen {
 		this.cut = { lines: [], hardwareCursor: false };
 	}
 
-	/** Cut what scrolled above the viewport, once there is enough of it to be worth it. */
-	private cutScrolledOff(full: readonly string[]): void {
+	/** Cut what scrolled above the viewport, once there is enough of it to be worth it. `uncut` are the lines not cut yet. */
+	private cutScrolledOff(uncut: readonly string[]): void {
 		if (this.stopped || this.hasOverlayEntries || process.env.TERMUX_VERSION) return;
 		const state = this.captureRenderState();
 		const n = state.previousViewportTop;
 		if (n < this.cutAfter || state.previousLines.length - n < this.terminal.rows) return;
 		// restoreRenderState forgets images; with one on the screen nothing is cut.
-		const cut = this.cut.lines.length;
-		for (let i = cut; i < full.length; i++) if (isImageLine(full[i]!)) return;
-		this.cut = { lines: [...this.cut.lines, ...state.previousLines.slice(0, n)], hardwareCursor: this.getShowHardwareCursor() };
+		for (const line of uncut) if (isImageLine(line)) return;
+		const lines = this.cut.lines;
+		for (let i = 0; i < n; i++) lines.push(state.previousLines[i]!);
+		this.cut = { lines, hardwareCursor: this.getShowHardwareCursor() };
 		this.restoreRenderState({
 			...state,
 			previousLines: state.previousLines.slice(n),

@@ -43,6 +43,17 @@ describe("readServerSentEvents", () => {
 		const cut = [bytes.slice(0, 3), bytes.slice(3, 15), bytes.slice(15, 16), bytes.slice(16)];
 		expect(await events(body(...cut))).toEqual([{ event: undefined, data: '{"t":"héllo"}' }]);
 	});
+	test("the same events wherever the text is cut in two, with every kind of line end", async () => {
+		const text = ': hi\r\ndata: a\r\ndata: b\r\rdata:c\n\nevent: e\rdata\r\n\r\ndata: d\n\n';
+		const whole = await events(body(text));
+		expect(whole).toEqual([
+			{ event: undefined, data: "a\nb" },
+			{ event: undefined, data: "c" },
+			{ event: "e", data: "" },
+			{ event: undefined, data: "d" },
+		]);
+		for (let cut = 1; cut < text.length; cut++) expect(await events(body(text.slice(0, cut), text.slice(cut)))).toEqual(whole);
+	});
 });
 
 describe("HttpStatusError.from", () => {

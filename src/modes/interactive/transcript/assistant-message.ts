@@ -8,6 +8,7 @@ import type { AssistantMessage } from "../../../core/providers/types.ts";
 import { currentTheme, getMarkdownTheme } from "../theme/styles.ts";
 import { LazyMarkdown } from "./markdown.ts";
 import { Block, MARGIN, wrapIndented, type Expandable } from "./block.ts";
+import type { Settling } from "./transcript.ts";
 import type { ViewContext } from "./view-context.ts";
 
 /** Thinking: one line saying how much there is, or all of it (ctrl+o). */
@@ -72,9 +73,11 @@ class TextPart extends Container {
 	}
 }
 
-export class AssistantMessageView extends Container implements Expandable {
+export class AssistantMessageView extends Container implements Expandable, Settling {
 	private readonly parts: (TextPart | ThinkingView)[] = [];
 	private readonly end = new Container();
+	private streaming = true;
+	onChange: (() => void) | undefined;
 
 	constructor(
 		private readonly context: ViewContext,
@@ -103,11 +106,24 @@ export class AssistantMessageView extends Container implements Expandable {
 		}
 		this.end.clear();
 		if (!streaming) this.end.addChild(endLine(message));
+		this.streaming = streaming;
+		this.onChange?.();
+	}
+
+	/** Once the answer is complete, only ctrl+o, ctrl+t, a theme or a new width change it. */
+	settled(): boolean {
+		return !this.streaming;
 	}
 
 	setExpanded(expanded: boolean): void {
 		this.expanded = expanded;
 		for (const part of this.parts) if (part instanceof ThinkingView) part.setExpanded(expanded);
+		this.onChange?.();
+	}
+
+	override invalidate(): void {
+		super.invalidate();
+		this.onChange?.();
 	}
 }
 

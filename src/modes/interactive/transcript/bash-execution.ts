@@ -36,6 +36,11 @@ export class BashExecutionView extends Block implements Expandable {
 		this.invalidate();
 	}
 
+	/** Output streams in until the command ends. */
+	override settled(): boolean {
+		return this.message !== undefined;
+	}
+
 	protected build(width: number): string[] {
 		const theme = currentTheme();
 		const indent = `${MARGIN}  `;

@@ -4,6 +4,7 @@
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui/dist/utils.js";
 import type { Component } from "@earendil-works/pi-tui";
 import { wrapAsciiLine } from "./ascii-wrap.ts";
+import type { Settling } from "./transcript.ts";
 
 export const MARGIN = " ";
 
@@ -39,11 +40,19 @@ export function fitLine(line: string, width: number): string {
 	return truncateToWidth(line, Math.max(1, width));
 }
 
-/** A block of lines under a blank line; subclasses build the lines, the cache does the rest. */
-export abstract class Block implements Component {
+/**
+ * A block of lines under a blank line; subclasses build the lines, the cache does the rest. Its
+ * lines change only when it is invalidated, so it is settled unless a subclass says otherwise.
+ */
+export abstract class Block implements Component, Settling {
 	private cache: { width: number; lines: string[] } | undefined;
+	onChange: (() => void) | undefined;
 
 	protected abstract build(width: number): string[];
+
+	settled(): boolean {
+		return true;
+	}
 
 	render(width: number): readonly string[] {
 		if (this.cache?.width === width) return this.cache.lines;
@@ -54,6 +63,12 @@ export abstract class Block implements Component {
 	}
 
 	invalidate(): void {
+		this.dropLines();
+		this.onChange?.();
+	}
+
+	/** Build the lines again on the next render, without invalidating anything below. */
+	protected dropLines(): void {
 		this.cache = undefined;
 	}
 }

@@ -1,17 +1,16 @@
 // Session events → transcript entries, updated in place as they stream: user messages, answers,
 // tool calls (from the first streamed argument to the result), extension messages and entries,
 // notices. Also draws a conversation that already happened (resume, /tree, /fork).
-import { Container } from "@earendil-works/pi-tui/dist/tui.js";
 import type { AgentSessionEvent } from "../../../core/agent-session.ts";
 import type { AgentMessage } from "../../../core/agent/messages.ts";
 import type { AssistantMessage, ImageContent, ToolCall } from "../../../core/providers/types.ts";
 import type { SessionEntry } from "../../../core/session/session-entries.ts";
 import { AssistantMessageView } from "./assistant-message.ts";
 import { BashExecutionView } from "./bash-execution.ts";
-import { isExpandable } from "./block.ts";
 import { CustomEntryView, CustomMessageView, type CustomEntryLike } from "./custom-message.ts";
 import { NoticeView, SummaryView, type NoticeKind } from "./notice.ts";
 import { ToolCallView } from "./tool-call.ts";
+import type { Transcript } from "./transcript.ts";
 import { UserMessageView } from "./user-message.ts";
 import type { ViewContext } from "./view-context.ts";
 
@@ -33,21 +32,6 @@ export interface ConversationHooks {
 	queued(steering: readonly string[], followUp: readonly string[]): void;
 	/** Token counts may have changed (an answer ended). */
 	usage(): void;
-}
-
-/** The transcript: a container of entries, and the ctrl+o switch for all of them at once. */
-export class Transcript extends Container {
-	/** True when nothing is above the transcript (a quiet start-up): its first blank line goes. */
-	atTop: () => boolean = () => false;
-
-	setExpanded(expanded: boolean): void {
-		for (const child of this.children) if (isExpandable(child)) child.setExpanded(expanded);
-	}
-
-	override render(width: number): readonly string[] {
-		const lines = super.render(width);
-		return lines[0] === "" && this.atTop() ? lines.slice(1) : lines;
-	}
 }
 
 export class Conversation {

@@ -20,10 +20,16 @@ export function contentText(content: string | readonly { type: string; text?: st
 	return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? (c.text ?? "") : c.type === "image" ? "[image]" : "")).join("");
 }
 
-/** An entry an extension renderer draws; `fallback` when there is none (or it fails). */
+/**
+ * An entry an extension renderer draws; `fallback` when there is none (or it fails). The
+ * renderer's component is asked for its lines every frame, as pi does: it may change them on its
+ * own (invalidating itself and asking for a frame), so such an entry never settles.
+ */
 abstract class RenderedEntry extends Block implements Expandable {
 	private component: Component | undefined;
 	private tried = false;
+	/** What the component returned for the lines built last, at that width. */
+	private drawn: { width: number; lines: readonly string[] } | undefined;
 
 	constructor(
 		protected readonly context: ViewContext,
@@ -47,6 +53,26 @@ abstract class RenderedEntry extends Block implements Expandable {
 		this.component?.invalidate();
 	}
 
+	override settled(): boolean {
+		return this.tried && !this.component;
+	}
+
+	override render(width: number): readonly string[] {
+		const drawn = this.drawn;
+		if (this.component && drawn?.width === width && this.componentLines(width) !== drawn.lines) this.dropLines();
+		return super.render(width);
+	}
+
+	/** The component's lines at `width` (a throw draws the fallback from now on). */
+	private componentLines(width: number): readonly string[] | undefined {
+		try {
+			return this.component?.render(Math.max(1, width - 1));
+		} catch {
+			this.component = undefined;
+			return undefined;
+		}
+	}
+
 	protected build(width: number): string[] {
 		if (!this.tried) {
 			this.tried = true;
@@ -59,13 +85,12 @@ abstract class RenderedEntry extends Block implements Expandable {
 				// A renderer that throws: the fallback below.
 			}
 		}
-		if (this.component) {
-			try {
-				return this.component.render(Math.max(1, width - 1)).map((line) => MARGIN + line);
-			} catch {
-				this.component = undefined;
-			}
+		const lines = this.componentLines(width);
+		if (lines) {
+			this.drawn = { width, lines };
+			return lines.map((line) => MARGIN + line);
 		}
+		this.drawn = undefined;
 		return this.fallback(width);
 	}
 }

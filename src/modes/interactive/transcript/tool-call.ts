@@ -10,6 +10,7 @@ import type { AgentToolResult } from "../../../core/tools/types.ts";
 import { currentTheme } from "../theme/styles.ts";
 import { type Expandable, MARGIN, wrapIndented } from "./block.ts";
 import { resultLines, resultText, toolCallLine } from "./tool-defaults.ts";
+import type { Settling } from "./transcript.ts";
 import type { ViewContext } from "./view-context.ts";
 
 type Renderers = Pick<ToolDefinition, "renderCall" | "renderResult" | "renderShell">;
@@ -27,7 +28,7 @@ function renderersFor(context: ViewContext, name: string): Renderers | undefined
 	});
 }
 
-export class ToolCallView implements Component, Expandable {
+export class ToolCallView implements Component, Expandable, Settling {
 	private args: unknown;
 	private argsComplete = false;
 	private executionStarted = false;
@@ -40,6 +41,7 @@ export class ToolCallView implements Component, Expandable {
 	private cache: { width: number; lines: readonly string[] } | undefined;
 	/** The result's images, kept while their data stays the same (a Kitty image keeps its id). */
 	private images: { data: string; view: Image }[] = [];
+	onChange: (() => void) | undefined;
 
 	constructor(
 		private readonly context: ViewContext,
@@ -77,6 +79,11 @@ export class ToolCallView implements Component, Expandable {
 		return this.result !== undefined && !this.isPartial;
 	}
 
+	/** Every change after the result (ctrl+o, a renderer's invalidate()) goes through invalidate(). */
+	settled(): boolean {
+		return this.done;
+	}
+
 	setExpanded(expanded: boolean): void {
 		this.expanded = expanded;
 		this.invalidate();
@@ -87,6 +94,7 @@ export class ToolCallView implements Component, Expandable {
 		this.lastCall?.invalidate();
 		this.lastResult?.invalidate();
 		for (const { view } of this.images) view.invalidate();
+		this.onChange?.();
 	}
 
 	render(width: number): readonly string[] {
