@@ -12,7 +12,7 @@ import { collectGatedInputs, skipLines } from "../core/resources/gated-inputs.ts
 import { decideTrust, discoverForRun, emitProjectTrust } from "../core/resources/resource-loader.ts";
 import { saveTrust } from "../core/resources/trust.ts";
 import { detail, mark, tile } from "../core/timing.ts";
-import { renderStartupList, type StartupIssue } from "../modes/interactive/startup-list.ts";
+import type { StartupIssue } from "../modes/interactive/startup-list.ts";
 import { writeStderr } from "../stdio.ts";
 import { builtinFlagNames, resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
 import { preparePackages } from "./package-startup.ts";
@@ -145,6 +145,8 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 
 	const issues = collectIssues(discovery, loaded);
 	if (args.verbose && mode !== "tui") {
+		// Imported only here: a run without --verbose loads no module of the list.
+		const { renderStartupList } = await import("../modes/interactive/startup-list.ts");
 		const lines = renderStartupList({
 			appName: APP_NAME,
 			version: VERSION,

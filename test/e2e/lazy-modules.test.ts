@@ -18,9 +18,13 @@ const NEVER_IN_PRINT: Record<string, RegExp> = {
 	"the MCP client": /^src\/core\/mcp\/(?!registry\.ts$|server-config\.ts$)/,
 	"pi-tui": /^node_modules\/@(earendil-works|mariozechner)\/pi-tui\//,
 	"the interactive mode": /^src\/modes\/interactive\/index\.ts$/,
+	// Print mode shows the start-up list only with --verbose.
+	"the start-up list": /^src\/modes\/interactive\/startup-list\.ts$/,
 	"the trust prompt (@clack/prompts)": /^node_modules\/@clack\//,
 	// A valid models.json is checked by code the build generated; tool arguments (none here) compile a check.
 	"typebox's checker and compiler": /^node_modules\/typebox\/build\/(value|compile)\/|^src\/core\/providers\/config-check-source\.ts$/,
+	// The config checks call one guard, imported from its own file (config-check-source.ts).
+	"typebox's guard modules": /^node_modules\/typebox\/build\/guard\/(?!unicode\/unicode\.mjs$)/,
 	// Tool and config schemas are frozen into literals by the build (scripts/frozen-module.ts): sending the tool list builds none.
 	// A valid models.json and auth.json pass their precompiled checks by name: the schemas load only to explain a failure.
 	"the config schemas": /^src\/core\/providers\/provider-config\.ts$/,

@@ -156,6 +156,8 @@ export interface AgentLoopConfig {
 function refreshed(config: AgentLoopConfig): AgentLoopConfig {
 	if (!config.current) return config;
 	const now = config.current();
+	// Usually nothing changed (the session keeps the same prompt and tool list): no new config then.
+	if (now.systemPrompt === config.systemPrompt && now.tools === config.tools && now.hiddenTools === config.hiddenTools) return config;
 	return { ...config, systemPrompt: now.systemPrompt, tools: now.tools, hiddenTools: now.hiddenTools };
 }
 

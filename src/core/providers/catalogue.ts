@@ -1,5 +1,6 @@
 // The built-in providers and a modest catalogue of their current models (context windows, output
 // limits, $ per million tokens). models.json can add, re-point or override any of it.
+// The binary holds it frozen into one literal (scripts/frozen-catalogue.ts): keep builtinProviders() plain data.
 import type { Api, Model, ThinkingLevel } from "./types.ts";
 
 export interface BuiltinProvider {

@@ -1,6 +1,7 @@
 // typebox's generated check code for the config schemas, as the body of a function taking `Guard`.
 // Run by scripts/build.ts, which bakes the code into the binary as config-check-code.ts; from source,
 // on first use.
+import { dirname, join } from "node:path";
 import { Code } from "typebox/compile";
 import * as schemas from "./provider-config.ts";
 
@@ -25,10 +26,15 @@ export function checkSource(name: CheckedSchema): string {
 }
 
 /**
- * config-check-code.ts as the build bundles it: every checked schema's check as code, sharing one
- * import of typebox's Guard.
+ * config-check-code.ts as the build bundles it: every checked schema's check as code. The checks use
+ * one member of typebox's Guard (CodePointCount, for minLength), so the module imports that function's
+ * own file rather than typebox/guard: a run that reads models.json then evaluates no other guard module.
  */
 export function checkModuleSource(): string {
 	const entries = CHECKED_SCHEMAS.map((n) => `\t${n}: (function (Guard) {\n${checkSource(n)}\n})(Guard),`);
-	return `import { Guard } from "typebox/guard";\nexport const CHECKS = {\n${entries.join("\n")}\n};\n`;
+	const used = new Set(entries.join("\n").match(/\bGuard\.\w+/g));
+	const unexpected = [...used].filter((m) => m !== "Guard.CodePointCount");
+	if (unexpected.length > 0) throw new Error(`config checks: the generated code uses ${unexpected.join(", ")}; import it in checkModuleSource`);
+	const unicode = join(dirname(Bun.resolveSync("typebox/guard", import.meta.dir)), "unicode", "unicode.mjs");
+	return `import { CodePointCount } from ${JSON.stringify(unicode)};\nconst Guard = { CodePointCount };\nexport const CHECKS = {\n${entries.join("\n")}\n};\n`;
 }

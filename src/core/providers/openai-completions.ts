@@ -45,7 +45,8 @@ export function resolveOpenAICompat(model: Model): OpenAICompat {
  * ~40 ms round trip (measured, scripts/bench/roundtrip.ts) for what is one POST and an event stream.
  */
 export function runOpenAICompletions(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
-	return runWire(stream, model, options, async (output, fetch) => {
+	// `true`: the body is read here, through readBody (the idle timeout), not through a stream in front of it.
+	return runWire(stream, model, options, async (output, fetch, readBody) => {
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		let response: Response;
 		try {
@@ -67,11 +68,15 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 		// each of which would cost a promise and two turns of the event loop more.
 		const decoder = new TextDecoder();
 		const parser = new ServerSentEventParser();
-		read: for await (const bytes of response.body) {
+		const body = readBody(response.body);
+		sse: for await (const bytes of body) {
 			const events = parser.feed(decoder.decode(bytes, { stream: true }));
 			for (let e = 0; e < events.length; e++) {
 				const event = events[e]!;
-				if (event.data === "[DONE]") break read;
+				if (event.data === "[DONE]") {
+					body.end();
+					break sse;
+				}
 				const chunk = JSON.parse(event.data) as ChatChunk & { error?: unknown };
 				if (chunk.error) throw new StreamErrorEvent(chunk.error);
 				if (options?.onProviderStreamEvent) await options.onProviderStreamEvent(chunk, model);
@@ -98,14 +103,22 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 		if (!finishReason) throw incompleteResponse(model);
 		output.stopReason = stopReasonOf(finishReason, blocks.hasToolCalls);
 		if (finishReason === "content_filter") output.errorMessage = `${model.provider} stopped the response (content filter)`;
-	});
+	}, true);
 }
 
-/** What the SDK sent: JSON both ways and the key as a bearer token; the model's and the caller's headers win. */
-function requestHeaders(model: Model, options: StreamOptions | undefined): Headers {
-	const headers = new Headers({ accept: "application/json", "content-type": "application/json", authorization: `Bearer ${options?.apiKey || PLACEHOLDER_KEY}` });
-	for (const extra of [model.headers, options?.headers]) for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+/**
+ * What the SDK sent: JSON both ways and the key as a bearer token; the model's and the caller's
+ * headers win. A plain record, names lower-cased as Headers would (so "Authorization" replaces ours).
+ */
+function requestHeaders(model: Model, options: StreamOptions | undefined): Record<string, string> {
+	const headers: Record<string, string> = { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${options?.apiKey || PLACEHOLDER_KEY}` };
+	addHeaders(headers, model.headers);
+	addHeaders(headers, options?.headers);
 	return headers;
+}
+
+function addHeaders(headers: Record<string, string>, extra: Record<string, string> | undefined): void {
+	if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
 }
 
 /** The request body (before `onPayload`). */

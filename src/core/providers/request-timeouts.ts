@@ -22,6 +22,12 @@ export function formatDuration(ms: number): string {
 	return `${Number((ms / 3_600_000).toFixed(1))} h`;
 }
 
+/** A body read through RequestWatchdog.chunks. */
+export interface WatchedBody extends AsyncIterable<Uint8Array> {
+	/** The protocol's end marker arrived (SSE `[DONE]`): the body counts as read to its end, though the reading stops there. */
+	end(): void;
+}
+
 /**
  * Watches one request. `fetch` wraps the fetch the SDK is given; once a timeout fires, `failure`
  * says which, in words for the user, and the request's connection is closed.
@@ -43,9 +49,17 @@ export class RequestWatchdog {
 		this.idleMs = timeouts?.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 	}
 
-	fetch(base: typeof fetch): typeof fetch {
+	/** The last request's connection: what a stalled body read (`chunks`) closes. */
+	private connection: AbortController | undefined;
+
+	/**
+	 * `ownBody`: the caller reads the body through `chunks` (the idle timeout lives there), so the
+	 * response comes as it is, without a stream of ours in front of its body.
+	 */
+	fetch(base: typeof fetch, ownBody = false): typeof fetch {
 		const watched = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
 			const controller = new AbortController();
+			this.connection = controller;
 			const signal = init?.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
 			const timer =
 				this.headerMs > 0
@@ -61,10 +75,66 @@ export class RequestWatchdog {
 				clearTimeout(timer);
 			}
 			this.contentType = response.headers.get("content-type") ?? undefined;
-			if (!response.body) return response;
+			if (!response.body || ownBody) return response;
 			return new Response(this.watchBody(response.body, controller), { status: response.status, statusText: response.statusText, headers: response.headers });
 		};
 		return watched as typeof fetch;
+	}
+
+	/**
+	 * The chunks of a body fetched with `ownBody`, under the same idle timeout as watchBody's: a read
+	 * that waits idleMs for bytes fails (and closes the connection). A plain iterator over the
+	 * body's reader: no second stream to pass every chunk through.
+	 */
+	chunks(body: ReadableStream<Uint8Array>): WatchedBody {
+		const reader = body.getReader();
+		const connection = this.connection;
+		let stalled: Error | undefined;
+		let reading = false;
+		const timer =
+			this.idleMs > 0
+				? setTimeout(() => {
+						if (!reading) return void timer?.refresh();
+						this.failure = `${this.provider} stopped sending: no data for ${formatDuration(this.idleMs)} (idle timeout; settings "httpIdleTimeoutMs" changes it)`;
+						stalled = new Error(this.failure);
+						connection?.abort(stalled);
+						void reader.cancel(stalled).catch(() => {});
+					}, this.idleMs)
+				: undefined;
+		timer?.unref();
+		const settle = (next: Awaited<ReturnType<typeof reader.read>>): IteratorResult<Uint8Array> => {
+			reading = false;
+			timer?.unref();
+			if (stalled) throw stalled;
+			if (next.done) {
+				clearTimeout(timer);
+				this.bodyEnded = true;
+				return { value: undefined, done: true };
+			}
+			return next;
+		};
+		const fail = (error: unknown): never => {
+			clearTimeout(timer);
+			throw stalled ?? error;
+		};
+		const iterator: AsyncIterator<Uint8Array> = {
+			next: () => {
+				reading = true;
+				timer?.ref().refresh();
+				return reader.read().then(settle, fail);
+			},
+			return: () => {
+				clearTimeout(timer);
+				void reader.cancel().catch(() => {});
+				return Promise.resolve({ value: undefined, done: true });
+			},
+		};
+		return {
+			[Symbol.asyncIterator]: () => iterator,
+			end: () => {
+				this.bodyEnded = true;
+			},
+		};
 	}
 
 	/**

@@ -9,10 +9,16 @@ type Runner = (stream: EventStream, model: Model, context: Context, options: Str
 
 const BUILTIN_APIS = ["openai-completions", "anthropic-messages"] as const;
 
+/** Each built-in protocol once imported: a request then starts without an import() of its own. */
+const loaded = new Map<string, Runner>();
+
 async function loadBuiltin(api: string): Promise<Runner | undefined> {
-	if (api === "openai-completions") return (await import("./openai-completions.ts")).runOpenAICompletions;
-	if (api === "anthropic-messages") return (await import("./anthropic-messages.ts")).runAnthropicMessages;
-	return undefined;
+	let run = loaded.get(api);
+	if (run) return run;
+	if (api === "openai-completions") run = (await import("./openai-completions.ts")).runOpenAICompletions;
+	else if (api === "anthropic-messages") run = (await import("./anthropic-messages.ts")).runAnthropicMessages;
+	if (run) loaded.set(api, run);
+	return run;
 }
 
 const custom = new Map<string, { fn: StreamFunction; owner: string }>();
@@ -70,6 +76,11 @@ function dispatch(model: Model, context: Context, options: StreamOptions | undef
 		}
 	}
 	const out = new EventStream();
+	const ready = loaded.get(model.api);
+	if (ready) {
+		void ready(out, model, context, options);
+		return out;
+	}
 	void loadBuiltin(model.api).then(
 		(run) => {
 			if (run) return run(out, model, context, options);

@@ -2,7 +2,7 @@
 // usage, the fetch that lets StreamOptions hooks see the real HTTP exchange, and failures as data.
 import type { EventStream } from "./event-stream.ts";
 import { parseStreamingJson } from "./partial-json.ts";
-import { formatDuration, RequestWatchdog } from "./request-timeouts.ts";
+import { formatDuration, RequestWatchdog, type WatchedBody } from "./request-timeouts.ts";
 import type { AssistantMessage, Model, StreamOptions, TextContent, ThinkingContent, ToolCall, Usage } from "./types.ts";
 import { emptyUsage } from "./types.ts";
 import { enterPhase, timingEnabled } from "../timing.ts";
@@ -88,9 +88,15 @@ export class BlockWriter {
 		if (!delta) return;
 		const text = (this.argumentText.get(index) ?? "") + delta;
 		this.argumentText.set(index, text);
-		streamingArguments(this.output.content[index] as ToolCall, text);
+		const block = this.output.content[index] as ToolCall;
+		let lazy = this.lazyArguments.get(index);
+		if (!lazy || !lazy.installed()) this.lazyArguments.set(index, (lazy = new LazyArguments(block)));
+		lazy.text = text;
 		this.stream.push({ type: "toolcall_delta", contentIndex: index, delta, partial: this.output });
 	}
+
+	/** Each streaming call's arguments, parsed when read (see LazyArguments). */
+	private readonly lazyArguments = new Map<number, LazyArguments>();
 
 	get hasToolCalls(): boolean {
 		return this.argumentText.size > 0;
@@ -126,16 +132,39 @@ export class BlockWriter {
 }
 
 /**
- * Give a streaming call's `arguments` as `text` parsed so far, parsed when first read: most deltas
- * are never looked at (print mode), and the best-effort parse of every prefix cost ~0.2 ms a call.
- * An assignment (the final arguments) makes it a plain property again.
+ * A streaming call's `arguments`: the text so far, parsed when first read after a delta. Most
+ * deltas are never looked at (print mode), and the best-effort parse of every prefix cost ~0.2 ms
+ * a call. The getter is installed once per call, not per delta. An assignment (the final
+ * arguments) makes it a plain property again; the next delta installs a getter anew.
  */
-function streamingArguments(block: ToolCall, text: string): void {
-	const settle = (value: Record<string, unknown>) => {
-		Object.defineProperty(block, "arguments", { value, writable: true, enumerable: true, configurable: true });
-		return value;
-	};
-	Object.defineProperty(block, "arguments", { get: () => settle(parseStreamingJson(text)), set: settle, enumerable: true, configurable: true });
+class LazyArguments {
+	text = "";
+	private parsedFrom: string | undefined;
+	private parsed: Record<string, unknown> = {};
+	private active = true;
+
+	constructor(block: ToolCall) {
+		Object.defineProperty(block, "arguments", {
+			get: () => {
+				if (this.parsedFrom !== this.text) {
+					this.parsed = parseStreamingJson(this.text);
+					this.parsedFrom = this.text;
+				}
+				return this.parsed;
+			},
+			set: (value: Record<string, unknown>) => {
+				this.active = false;
+				Object.defineProperty(block, "arguments", { value, writable: true, enumerable: true, configurable: true });
+			},
+			enumerable: true,
+			configurable: true,
+		});
+	}
+
+	/** False once an assignment replaced the getter. */
+	installed(): boolean {
+		return this.active;
+	}
 }
 
 /**
@@ -160,22 +189,27 @@ function clip(text: string): string {
 	return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
+/** How a protocol that reads the response body itself (not through an SDK) reads it: with the idle timeout. */
+export type BodyReader = (body: ReadableStream<Uint8Array>) => WatchedBody;
+
 /**
  * The frame of every wire protocol: push `start`, let `body` fill the message, then push `done`,
  * or `error` with whatever `body` threw described. Never rejects. `body` gets the fetch to give
- * its SDK: the request hooks and the header and idle timeouts live in it.
+ * its SDK: the request hooks and the header and idle timeouts live in it. With `ownBody`, the
+ * responses of that fetch come unwrapped and `body` reads them with the BodyReader it gets.
  */
 export async function runWire(
 	stream: EventStream,
 	model: Model,
 	options: StreamOptions | undefined,
-	body: (output: AssistantMessage, fetch: typeof globalThis.fetch) => Promise<void>,
+	body: (output: AssistantMessage, fetch: typeof globalThis.fetch, read: BodyReader) => Promise<void>,
+	ownBody = false,
 ): Promise<void> {
 	const output = newAssistantMessage(model);
 	stream.push({ type: "start", partial: output });
 	const watchdog = new RequestWatchdog(model.provider, options?.timeouts);
 	try {
-		await body(output, watchdog.fetch(phasedFetch(hookedFetch(options)) ?? globalThis.fetch));
+		await body(output, watchdog.fetch(phasedFetch(hookedFetch(options)) ?? globalThis.fetch, ownBody), (b) => watchdog.chunks(b));
 		calculateCost(model, output.usage);
 		finish(stream, output);
 	} catch (error) {

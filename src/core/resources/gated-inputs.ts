@@ -89,6 +89,8 @@ function settingsInput(context: GatedInputContext): GatedInput[] {
  */
 export function collectGatedInputs(cwd: string, extensions: ExtensionEntry[]): GatedInput[] {
 	const configDir = getProjectConfigDir(cwd);
+	// Every kind is found under `.agent` (its folders, settings.json, mcp.json): without it there is nothing to ask about.
+	if (extensions.length === 0 && !existsSync(configDir)) return [];
 	const settingsPath = projectSettingsPath(cwd);
 	const context: GatedInputContext = { cwd, configDir, projectSettings: peekSettingsFile(settingsPath) };
 	const extensionsDir = join(configDir, "extensions");

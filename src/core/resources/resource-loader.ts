@@ -77,6 +77,8 @@ export function packagesForRun(options: ExtensionSourceOptions, settings: { proj
 export function discoverForRun(options: ExtensionSourceOptions, projectTrusted: boolean): DiscoveryResult {
 	const { cwd } = options;
 	const noExtensions = options.noExtensions ?? false;
+	// `-ne` and no `-e`: nothing is found or named, and settings are not read.
+	if (noExtensions && (options.extensionPaths ?? []).length === 0) return { entries: [], untrustedProject: [], untrustedPackages: [], warnings: [] };
 	const user = noExtensions ? undefined : readSettingsFile(userSettingsPath());
 	// An untrusted project's settings are only peeked at, to list what they would load.
 	const project = noExtensions ? undefined : projectTrusted ? readSettingsFile(projectSettingsPath(cwd)) : peekSettingsFile(projectSettingsPath(cwd));

@@ -8,7 +8,7 @@ import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader
 import { entryShapeProblem } from "./entry-shape.ts";
 import { acquireSessionLock, releaseSessionLock } from "./session-lock.ts";
 import type { AgentMessage } from "../agent/messages.ts";
-import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
+import type { FileEntry, SessionEntry, SessionEntryBase, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
 export interface SessionFileOps {
@@ -99,6 +99,8 @@ export interface ParsedSessionFile {
 	deferred?: DeferredBodies;
 	/** How many leading entries descend one from the next, starting at a root (a session that never branched: all). */
 	chain: number;
+	/** The entries that were parsed whole: every one but the messages read lazily (whose kind, "message", is known). */
+	parsedWhole: SessionEntry[];
 }
 
 export interface ParseOptions {
@@ -180,31 +182,70 @@ function messageHead(text: string, start: number, end: number, previousId: strin
 	return head;
 }
 
+/** What the message entries of one file read lazily share: its text and name, and the count of lines not read yet. */
+interface LineSource {
+	text: string;
+	file: string;
+	deferred: DeferredBodies;
+}
+
+/** Returns the object it is given: a subclass's constructor then adds its private fields to that object. */
+class Stamped {
+	constructor(target: object) {
+		return target;
+	}
+}
+
 /**
  * A message entry whose message is parsed (and checked, as the loader checks every line) when it
- * is first read. The line stays in the file's text until then; the entry is an ordinary object
- * (its `message` an own, enumerable property), so copying, serialising and comparing see the message.
+ * is first read. The line stays in the file's text until then. The entry is an ordinary object
+ * (a plain literal, its fields in the order a writer gives them); `message` is an own, enumerable
+ * accessor, so copying, serialising and comparing see the message. The accessor is one pair shared
+ * by every entry, not a closure each: it finds the line through private fields this class stamps
+ * onto the literal.
  */
-function lazyMessageEntry(id: string, parentId: string | null, timestamp: string, text: string, start: number, end: number, line: number, file: string, deferred: DeferredBodies): SessionMessageEntry {
-	let message: AgentMessage | undefined;
-	const entry = {
-		type: "message" as const,
-		id,
-		parentId,
-		timestamp,
-		get message(): AgentMessage {
-			if (message === undefined) {
-				deferred.pending--;
-				message = readMessage(entry, text.slice(start, end), line, file, deferred);
+class LazyMessage extends Stamped {
+	#message: AgentMessage | undefined;
+	#source: LineSource;
+	#start: number;
+	#line: number;
+
+	private constructor(entry: SessionEntryBase, source: LineSource, start: number, line: number) {
+		super(entry);
+		this.#source = source;
+		this.#start = start;
+		this.#line = line;
+	}
+
+	static entry(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number, line: number): SessionMessageEntry {
+		const entry = { type: "message", id, parentId, timestamp };
+		new LazyMessage(entry, source, start, line);
+		Object.defineProperty(entry, "message", LazyMessage.#accessor);
+		return entry as SessionMessageEntry;
+	}
+
+	/** Where the line of `entry` starts, when its message is read lazily. */
+	static startOf(entry: SessionEntry): number | undefined {
+		return #start in entry ? (entry as unknown as LazyMessage).#start : undefined;
+	}
+
+	static readonly #accessor: PropertyDescriptor = {
+		get(this: LazyMessage): AgentMessage {
+			if (this.#message === undefined) {
+				const source = this.#source;
+				source.deferred.pending--;
+				const end = source.text.indexOf("\n", this.#start);
+				this.#message = readMessage(this as unknown as SessionMessageEntry, source.text.slice(this.#start, end < 0 ? source.text.length : end), this.#line, source.file, source.deferred);
 			}
-			return message;
+			return this.#message;
 		},
-		set message(value: AgentMessage) {
-			if (message === undefined) deferred.pending--;
-			message = value;
+		set(this: LazyMessage, value: AgentMessage) {
+			if (this.#message === undefined) this.#source.deferred.pending--;
+			this.#message = value;
 		},
+		enumerable: true,
+		configurable: true,
 	};
-	return entry;
 }
 
 function readMessage(entry: SessionMessageEntry, lineText: string, line: number, file: string, deferred: DeferredBodies): AgentMessage {
@@ -250,8 +291,11 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 
 	const entries: SessionEntry[] = [];
 	const byId = new Map<string, SessionEntry>();
-	// Where each kept entry's line starts (parallel to `entries`): only a repeated id needs it.
-	const starts: number[] = [];
+	/** The entries parsed whole (all but the lazily read messages). */
+	const parsedWhole: SessionEntry[] = [];
+	// Where each of those starts (parallel to `parsedWhole`; a lazily read one knows): only a repeated id needs it.
+	const wholeStarts: number[] = [];
+	const startOf = (entry: SessionEntry) => LazyMessage.startOf(entry) ?? wholeStarts[parsedWhole.indexOf(entry)]!;
 	const lineAt = (start: number) => {
 		const end = text.indexOf("\n", start);
 		return text.slice(start, end < 0 ? text.length : end);
@@ -268,6 +312,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		if (chain === entries.length - 1 && parentId === (chain === 0 ? null : entries[chain - 1]!.id)) chain++;
 	};
 	const deferred: DeferredBodies | undefined = options.lazy ? { pending: 0, onDamaged: () => undefined } : undefined;
+	const source: LineSource | undefined = deferred && { text, file, deferred };
 	/** Is `id` taken? A different line with it is reported; an identical one is a retried write. */
 	const repeated = (id: string, start: number, end: number, line: number) => {
 		const first = byId.get(id);
@@ -276,7 +321,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		return true;
 	};
 	const reportRepeat = (id: string, firstIndex: number, start: number, end: number, line: number) => {
-		const firstStart = starts[firstIndex]!;
+		const firstStart = startOf(entries[firstIndex]!);
 		if (lineAt(firstStart) !== text.slice(start, end)) warn(line, `skipped an entry whose id ${id} repeats line ${lineNumberOf(firstStart)}`);
 	};
 	const accept = (e: Record<string, unknown>, start: number, end: number, line: number) => {
@@ -297,7 +342,8 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		}
 		byId.set(e.id, e as unknown as SessionEntry);
 		entries.push(e as unknown as SessionEntry);
-		starts.push(start);
+		parsedWhole.push(e as unknown as SessionEntry);
+		wholeStarts.push(start);
 		extendChain(e.parentId as string | null);
 	};
 
@@ -308,12 +354,12 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		start = end + 1;
 		if (end === lineStart) continue;
 		// The last line of a file cut off mid-write is parsed at once, so it is reported as torn.
-		if (deferred && raw === null && !(nl < 0 && endsMidLine)) {
+		if (source && raw === null && !(nl < 0 && endsMidLine)) {
 			const h = messageHead(text, lineStart, end, entries.at(-1)?.id);
 			if (h) {
 				let parentId = h.parentId;
 				while (parentId !== null && skippedParents.size > 0 && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
-				const entry = lazyMessageEntry(h.id, parentId, h.timestamp, text, lineStart, end, lineNo, file, deferred);
+				const entry = LazyMessage.entry(h.id, parentId, h.timestamp, source, lineStart, lineNo);
 				// One Map operation per line: a repeated id shows as a Map that did not grow.
 				const known = byId.size;
 				byId.set(entry.id, entry);
@@ -324,9 +370,8 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 					reportRepeat(entry.id, first, lineStart, end, lineNo);
 					continue;
 				}
-				deferred.pending++;
+				source.deferred.pending++;
 				entries.push(entry);
-				starts.push(lineStart);
 				extendChain(parentId);
 				continue;
 			}
@@ -371,7 +416,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		if (version < 3) migrateV2(raw);
 		for (const r of raw) accept(r.value, r.start, r.end, r.line);
 	}
-	return deferred ? { header, entries, byId, warnings, endsMidLine, deferred, chain } : { header, entries, byId, warnings, endsMidLine, chain };
+	return deferred ? { header, entries, byId, warnings, endsMidLine, deferred, chain, parsedWhole } : { header, entries, byId, warnings, endsMidLine, chain, parsedWhole };
 }
 
 /**

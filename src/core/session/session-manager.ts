@@ -78,6 +78,8 @@ interface SessionState {
 	deferred?: DeferredBodies;
 	/** chainLength(entries), when the parser already knows it. */
 	chain?: number;
+	/** The entries that are not lazily read messages, when the parser lists them. */
+	parsedWhole?: SessionEntry[];
 }
 
 export class SessionManager {
@@ -135,7 +137,8 @@ export class SessionManager {
 		this.startFreshLine = state.startFreshLine;
 		// The parser's map already holds every entry by id; only the rest of the index is built here.
 		this.byId = state.byId ?? new Map(this.entries.map((e) => [e.id, e]));
-		for (const entry of this.entries) this.indexKinds(entry);
+		// A file on disk needs no message indexed (see indexKinds): the parser lists the rest.
+		for (const entry of state.onDisk && state.parsedWhole ? state.parsedWhole : this.entries) this.indexKinds(entry);
 		this.chain = state.chain ?? chainLength(this.entries);
 		this.leafId = this.entries.at(-1)?.id ?? null;
 		this.initialLeafId = this.leafId;
@@ -203,6 +206,7 @@ export class SessionManager {
 			ops,
 			deferred: parsed.deferred,
 			chain: parsed.chain,
+			parsedWhole: parsed.parsedWhole,
 		});
 	}
 

@@ -155,7 +155,9 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 		async execute(_toolCallId, params, signal, onUpdate?: AgentToolUpdateCallback<BashToolDetails>) {
 			if (signal?.aborted) throw new Error("Command aborted");
 			const command = options.commandPrefix ? `${options.commandPrefix}\n${params.command}` : params.command;
-			const base: BashSpawnContext = { command, cwd, env: { ...process.env } };
+			// A copy only for code that could change it (a spawn hook, other operations): the local shell just reads it.
+			const env = options.spawnHook || options.operations ? { ...process.env } : process.env;
+			const base: BashSpawnContext = { command, cwd, env };
 			const spawn = options.spawnHook ? options.spawnHook(base) : base;
 			const run = await executeBash(spawn.command, {
 				cwd: spawn.cwd,

@@ -34,9 +34,15 @@ export function findShell(): string {
 	return Bun.which("bash") ?? "sh";
 }
 
-async function pump(stream: ReadableStream<Uint8Array>, onData: (data: Buffer) => void, cancels: (() => void)[]) {
+/** The pipes of one command still being read, and how to stop reading them. */
+interface Pipes {
+	open: number;
+	cancels: (() => void)[];
+}
+
+async function pump(stream: ReadableStream<Uint8Array>, onData: (data: Buffer) => void, pipes: Pipes) {
 	const reader = stream.getReader();
-	cancels.push(() => reader.cancel().catch(() => {}));
+	pipes.cancels.push(() => reader.cancel().catch(() => {}));
 	try {
 		for (;;) {
 			const { done, value } = await reader.read();
@@ -45,6 +51,8 @@ async function pump(stream: ReadableStream<Uint8Array>, onData: (data: Buffer) =
 		}
 	} catch {
 		// cancelled after the grace period, or the pipe broke: what arrived has been passed on
+	} finally {
+		pipes.open--;
 	}
 }
 
@@ -83,14 +91,17 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 			const onAbort = () => killProcessGroup(proc.pid);
 			signal?.addEventListener("abort", onAbort, { once: true });
 
-			const cancels: (() => void)[] = [];
-			const pumps = Promise.all([pump(proc.stdout, onData, cancels), pump(proc.stderr, onData, cancels)]);
+			const pipes: Pipes = { open: 2, cancels: [] };
+			const pumps = Promise.all([pump(proc.stdout, onData, pipes), pump(proc.stderr, onData, pipes)]);
 			try {
 				await proc.exited;
-				let grace: ReturnType<typeof setTimeout> | undefined;
-				await Promise.race([pumps, new Promise((resolve) => (grace = setTimeout(resolve, PIPE_GRACE_MS)))]);
-				clearTimeout(grace);
-				for (const cancel of cancels) cancel();
+				// Most often both pipes ended with the shell: no grace timer, nothing to cancel.
+				if (pipes.open > 0) {
+					let grace: ReturnType<typeof setTimeout> | undefined;
+					await Promise.race([pumps, new Promise((resolve) => (grace = setTimeout(resolve, PIPE_GRACE_MS)))]);
+					clearTimeout(grace);
+					for (const cancel of pipes.cancels) cancel();
+				}
 			} finally {
 				untrack();
 				if (timer) clearTimeout(timer);

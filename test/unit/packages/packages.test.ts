@@ -176,4 +176,23 @@ describe("trust", () => {
 		]);
 		expect(skipLines(gated)).toEqual([`Skipped 2 project packages in ${settings}: folder not trusted (pass --approve or run "agent trust").`]);
 	});
+
+	test("a project without .agent has no gated inputs; with one, each kind is found", async () => {
+		const { collectGatedInputs } = await import("../../../src/core/resources/gated-inputs.ts");
+		expect(collectGatedInputs(tree({ "AGENTS.md": "# notes" }), [])).toEqual([]);
+		const dir = tree({ ".agent/skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\n", ".agent/settings.json": JSON.stringify({ theme: "dark" }) });
+		expect(collectGatedInputs(dir, []).map((g) => g.kind)).toEqual(["skills", "settings"]);
+	});
+
+	test("-ne without -e discovers nothing and reads no settings; -ne with -e finds only that file", async () => {
+		const { discoverForRun } = await import("../../../src/core/resources/resource-loader.ts");
+		const dir = tree({ ".agent/extensions/a.ts": "export default () => {};", ".agent/settings.json": JSON.stringify({ packages: ["npm:@demo/a"], extensions: ["x.ts"] }), "b.ts": "export default () => {};" });
+		for (const trusted of [true, false]) {
+			expect(discoverForRun({ cwd: dir, noExtensions: true }, trusted)).toEqual({ entries: [], untrustedProject: [], untrustedPackages: [], warnings: [] });
+			const withE = discoverForRun({ cwd: dir, noExtensions: true, extensionPaths: ["./b.ts"] }, trusted);
+			expect(withE.entries.map((e) => e.path)).toEqual(["./b.ts"]);
+			expect(withE.untrustedProject).toEqual([]);
+			expect(withE.untrustedPackages).toEqual([]);
+		}
+	});
 });

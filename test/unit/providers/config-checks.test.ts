@@ -2,6 +2,10 @@
 // typebox's own checker does, on valid files and on every kind of mistake the schemas catch.
 import { describe, expect, test } from "bun:test";
 import { Value } from "typebox/value";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkModuleSource } from "../../../src/core/providers/config-check-source.ts";
 import { configSchema, precompiledCheck } from "../../../src/core/providers/config-checks.ts";
 import { AuthJson, ModelsJson, ProviderConfigJson } from "../../../src/core/providers/provider-config.ts";
 
@@ -22,6 +26,8 @@ const providers: unknown[] = [
 	provider,
 	{},
 	{ ...provider, baseUrl: "" },
+	{ ...provider, baseUrl: "\ud83d" },
+	{ ...provider, models: [{ id: "\ud83d\ude00" }] },
 	{ ...provider, api: 3 },
 	{ ...provider, headers: { a: 1 } },
 	{ ...provider, authHeader: "yes" },
@@ -59,6 +65,22 @@ describe("precompiled checks", () => {
 		const check = precompiledCheck("AuthJson");
 		for (const file of [{}, { a: { type: "api_key", key: "k" } }, { a: { type: "oauth" } }, { a: { type: "" } }, { a: { key: "k" } }, { a: { type: "api_key", key: 1 } }, { a: "k" }, [], null]) {
 			expect(check(file)).toBe(Value.Check(AuthJson, file));
+		}
+	});
+
+	test("the module the build bakes in (its own CodePointCount, no typebox/guard) answers as typebox does", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "config-check-code-"));
+		try {
+			const file = join(dir, "config-check-code.mjs");
+			writeFileSync(file, checkModuleSource());
+			const { CHECKS } = (await import(file)) as { CHECKS: Record<string, (v: unknown) => boolean> };
+			for (const p of providers) {
+				expect(CHECKS.ProviderConfigJson!(p)).toBe(Value.Check(ProviderConfigJson, p));
+				expect(CHECKS.ModelsJson!({ providers: { local: p } })).toBe(Value.Check(ModelsJson, { providers: { local: p } }));
+			}
+			for (const file of [{ a: { type: "" } }, { a: { type: "\ud83d" } }, { a: { type: "api_key" } }]) expect(CHECKS.AuthJson!(file)).toBe(Value.Check(AuthJson, file));
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
 		}
 	});
 

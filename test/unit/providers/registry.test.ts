@@ -221,6 +221,18 @@ describe("registerProvider", () => {
 		expect(reg.find("openai", "gpt-6.1-sol")!.baseUrl).toBe("https://api.openai.com/v1");
 	});
 
+	test("changes land on the registry's copies: unregistering brings back the catalogue's models as they were", async () => {
+		await using world = new TempWorld();
+		const reg = registry(world);
+		const before = structuredClone(reg.getAll().filter((m) => m.provider === "anthropic"));
+		reg.registerProvider("anthropic", { baseUrl: "http://127.0.0.1:9/proxy", compat: { extra: 1 } });
+		const changed = reg.find("anthropic", "claude-opus-5-5")!;
+		expect(changed.compat).toMatchObject({ extra: 1 });
+		changed.cost.input = 999;
+		reg.unregisterProvider("anthropic");
+		expect(reg.getAll().filter((m) => m.provider === "anthropic")).toEqual(before);
+	});
+
 	test("baseUrl alone re-points existing models", async () => {
 		await using world = new TempWorld();
 		const reg = registry(world);

@@ -116,6 +116,15 @@ describe("streaming tool-call arguments", () => {
 describe("the idle watch on a response body", () => {
 	const respond = (body: ReadableStream<Uint8Array>) => (async () => new Response(body, { headers: { "content-type": "text/event-stream" } })) as unknown as typeof fetch;
 	const bytes = (s: string) => new TextEncoder().encode(s);
+	/** "a", "b", then the end. */
+	const twoChunks = () =>
+		new ReadableStream<Uint8Array>({
+			start: (c) => {
+				c.enqueue(bytes("a"));
+				c.enqueue(bytes("b"));
+				c.close();
+			},
+		});
 
 	test("a read that waits past idleMs fails the body with the idle-timeout reason", async () => {
 		const watchdog = new RequestWatchdog("mock", { idleMs: 30 });
@@ -129,19 +138,45 @@ describe("the idle watch on a response body", () => {
 
 	test("a consumer that stops reading for longer than idleMs is not a stall: the rest is still read", async () => {
 		const watchdog = new RequestWatchdog("mock", { idleMs: 20 });
-		const body = new ReadableStream<Uint8Array>({
-			start: (c) => {
-				c.enqueue(bytes("a"));
-				c.enqueue(bytes("b"));
-				c.close();
-			},
-		});
+		const body = twoChunks();
 		const reader = (await watchdog.fetch(respond(body))("http://x")).body!.getReader();
 		const got: string[] = [];
 		got.push(new TextDecoder().decode((await reader.read()).value));
 		// Nobody reads for several idle periods.
 		await Bun.sleep(100);
 		for (let next = await reader.read(); !next.done; next = await reader.read()) got.push(new TextDecoder().decode(next.value));
+		expect(got.join("")).toBe("ab");
+		expect(watchdog.failure).toBeUndefined();
+		expect(watchdog.bodyEnded).toBe(true);
+	});
+
+	// openai-completions reads its body itself (fetch with ownBody, then chunks): the same two rules.
+	test("a body read through chunks(): a read that waits past idleMs fails with the reason and closes the connection", async () => {
+		const watchdog = new RequestWatchdog("mock", { idleMs: 30 });
+		let signal: AbortSignal | undefined;
+		const base = (async (_: unknown, init?: RequestInit) => {
+			signal = init?.signal ?? undefined;
+			return new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(bytes("first")) }));
+		}) as unknown as typeof fetch;
+		const response = await watchdog.fetch(base, true)("http://x");
+		const chunks = watchdog.chunks(response.body!)[Symbol.asyncIterator]();
+		expect(new TextDecoder().decode((await chunks.next()).value)).toBe("first");
+		await expect(chunks.next()).rejects.toThrow(/mock stopped sending: no data for 30 ms \(idle timeout/);
+		expect(signal?.aborted).toBe(true);
+		expect(watchdog.bodyEnded).toBe(false);
+	});
+
+	test("a body read through chunks(): a consumer that stops reading for longer than idleMs is not a stall", async () => {
+		const watchdog = new RequestWatchdog("mock", { idleMs: 20 });
+		const body = twoChunks();
+		const response = await watchdog.fetch(respond(body), true)("http://x");
+		expect(response.body).toBe(body);
+		const got: string[] = [];
+		for await (const chunk of watchdog.chunks(response.body!)) {
+			got.push(new TextDecoder().decode(chunk));
+			// Nobody reads for several idle periods after the first chunk.
+			if (got.length === 1) await Bun.sleep(100);
+		}
 		expect(got.join("")).toBe("ab");
 		expect(watchdog.failure).toBeUndefined();
 		expect(watchdog.bodyEnded).toBe(true);

@@ -38,6 +38,16 @@ describe("bash", () => {
 		expect(textOf(await run(createBashTool(p.cwd), { command: "true" }))).toBe("(no output)");
 	});
 
+	test("a background child holding the output pipe open does not hold up the result", async () => {
+		using p = new TempProject();
+		// The shell exits at once; its child keeps stdout open for a minute.
+		const r = await run(createBashTool(p.cwd), { command: "sleep 60 & echo $! > child.pid; echo done" });
+		expect(textOf(r)).toBe("done");
+		const pid = Number(readFileSync(join(p.cwd, "child.pid"), "utf8"));
+		process.kill(pid, "SIGKILL");
+		expect(await waitGone(pid)).toBe(true);
+	});
+
 	test("a non-zero exit is an error carrying the output and the code", async () => {
 		using p = new TempProject();
 		expect(await errorOf(run(createBashTool(p.cwd), { command: "echo out; exit 3" }))).toBe("out\n\nCommand exited with code 3");
