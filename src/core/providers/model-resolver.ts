@@ -2,7 +2,7 @@
 // partial id, `--api-key`, or the first provider with a key; and what to say when there is none.
 import { UserError } from "../errors.ts";
 import { APP_NAME, tildify } from "../../config.ts";
-import { DEFAULT_PROVIDER_ORDER, builtinProviders } from "./catalogue.ts";
+import { BUILTIN_ENV_KEYS, DEFAULT_PROVIDER_ORDER } from "./catalogue.ts";
 import { normalizeForMatch } from "./model-list.ts";
 import type { ModelRegistry } from "./registry.ts";
 import { clampThinkingLevel } from "./thinking.ts";
@@ -46,9 +46,9 @@ export class NoModelConfiguredError extends UserError {
 
 /** The multi-line help for a user with no model configured. */
 export function noModelMessage(paths: { modelsPath: string; authPath: string }): string {
-	const envKeys = builtinProviders()
-		.filter((p) => p.envKey)
-		.map((p) => p.envKey!);
+	// The key table the catalogue's providers take theirs from: not the catalogue itself, whose models
+	// are built on each call (twice before a first-time user's first frame).
+	const envKeys = Object.values(BUILTIN_ENV_KEYS);
 	const keys = `${envKeys.slice(0, -1).join(", ")} or ${envKeys.at(-1)}`;
 	return [
 		"No model is configured. Set one up in any of these ways:",

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { UserError } from "../../../src/core/errors.ts";
+import { BUILTIN_ENV_KEYS, builtinProviders } from "../../../src/core/providers/catalogue.ts";
 import { NoModelConfiguredError } from "../../../src/core/providers/model-resolver.ts";
 import { ModelRegistry } from "../../../src/core/providers/registry.ts";
 import { TempWorld } from "../../support/agent.ts";
@@ -127,6 +128,8 @@ describe("selectModel", () => {
 			"    or, with Ollama running: agent --model ollama/<model>",
 			'Then "agent --list-models" shows the models you can use.',
 		]);
+		// The message reads the key table, not the catalogue: every built-in provider with a key is in it, in order.
+		expect(Object.values(BUILTIN_ENV_KEYS)).toEqual(builtinProviders().flatMap((p) => (p.envKey ? [p.envKey] : [])));
 	});
 });
 

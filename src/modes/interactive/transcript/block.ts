@@ -3,6 +3,7 @@
 // implement `setExpanded`; the transcript flips them all at once.
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui/dist/utils.js";
 import type { Component } from "@earendil-works/pi-tui";
+import { wrapAsciiLine } from "./ascii-wrap.ts";
 import type { Settling } from "./transcript.ts";
 
 export const MARGIN = " ";
@@ -28,7 +29,9 @@ export function wrapIndented(text: string, width: number, indent = MARGIN, first
 	if (visibleWidth(firstIndent) + visibleWidth(text) <= width) return [firstIndent + text];
 	const inner = Math.max(1, width - Math.max(visibleWidth(firstIndent), visibleWidth(rest)));
 	const out: string[] = [];
-	for (const [i, line] of wrapTextWithAnsi(text, inner).entries()) out.push(i === 0 ? firstIndent + line : rest + line.trimStart());
+	// Plain or one-colour ASCII (most lines, and the first frame's) skips pi-tui's per-character walk.
+	const rows = wrapAsciiLine(text, inner) ?? wrapTextWithAnsi(text, inner);
+	for (const [i, line] of rows.entries()) out.push(i === 0 ? firstIndent + line : rest + line.trimStart());
 	return out.length > 0 ? out : [firstIndent.trimEnd()];
 }
 

@@ -32,10 +32,11 @@ export function hasParts(component: Component): component is PartedComponent {
 
 /**
  * Lines of sealed entries joined into one run are capped near this count: sealing one more entry
- * joins its lines onto the last run, so the copy that costs stays bounded however long the
- * conversation is, and a frame passes over a run per this many lines.
+ * joins its lines onto the last run (a copy, and the Screen comparing the run line by line once),
+ * so that cost stays bounded however long the conversation is, while a frame passes over one
+ * part per this many lines.
  */
-const RUN_LINES = 1_000;
+const RUN_LINES = 250;
 
 /** Consecutive sealed entries and, once drawn at `width`, their lines joined. */
 interface Run {
