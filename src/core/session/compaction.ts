@@ -94,13 +94,53 @@ function usageTokens(message: AssistantMessage): number {
 	return u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
 }
 
+/** How far an array was searched for its first compaction summary, and the messages that mark that prefix. */
+interface SummaryScan {
+	length: number;
+	first: AgentMessage | undefined;
+	last: AgentMessage | undefined;
+	summary: AgentMessage | undefined;
+}
+
+/** Per conversation array (it grows in place between requests); weak, so a dropped array takes its entry along. */
+const summaryScans = new WeakMap<readonly AgentMessage[], SummaryScan>();
+
+/**
+ * The first compactionSummary in `messages`. An array that only grew since the last search (same
+ * first message, the last one searched still in its place) is searched from where that one ended;
+ * a rebuilt or shortened array (compaction, an omitted message) is searched again from the start.
+ */
+function firstSummary(messages: readonly AgentMessage[]): AgentMessage | undefined {
+	const scan = summaryScans.get(messages);
+	let from = 0;
+	if (scan && scan.length <= messages.length && messages[0] === scan.first && messages[scan.length - 1] === scan.last) {
+		if (scan.summary || scan.length === messages.length) return scan.summary;
+		from = scan.length;
+	}
+	let summary: AgentMessage | undefined;
+	for (let i = from; i < messages.length; i++) {
+		if (messages[i]!.role === "compactionSummary") {
+			summary = messages[i];
+			break;
+		}
+	}
+	const length = messages.length;
+	if (scan) {
+		scan.length = length;
+		scan.first = messages[0];
+		scan.last = messages[length - 1];
+		scan.summary = summary;
+	} else summaryScans.set(messages, { length, first: messages[0], last: messages[length - 1], summary });
+	return summary;
+}
+
 /**
  * The context's size: the last response's reported usage plus estimates for what came after it.
  * A response from before the latest compaction reports a context that no longer exists, so it
  * does not count; without a usable response everything is estimated (`fromUsage` false).
  */
 export function estimateContextTokens(messages: readonly AgentMessage[]): { tokens: number; fromUsage: boolean } {
-	const summary = messages.find((m) => m.role === "compactionSummary");
+	const summary = firstSummary(messages);
 	const compactedAt = summary?.timestamp ?? -Infinity;
 	let last = -1;
 	for (let i = messages.length - 1; i >= 0; i--) {

@@ -61,6 +61,56 @@ describe("estimates and limits", () => {
 		expect(estimateContextTokens(after)).toEqual({ tokens: 20 + 100 + 1 + 10, fromUsage: false });
 	});
 
+	test("context estimate of one array growing, rebuilt and edited in place matches a fresh search every time", () => {
+		// What the search was before it became incremental: the first compactionSummary of the whole array.
+		const reference = (messages: AgentMessage[]) => {
+			const copy = [...messages];
+			const summary = copy.find((m) => m.role === "compactionSummary");
+			return { summaryAt: summary ? copy.indexOf(summary) : -1, estimate: estimateContextTokens(copy) };
+		};
+		const user = (t: number) => ({ role: "user", content: text(8), timestamp: t }) as AgentMessage;
+		const summary = (t: number) => ({ role: "compactionSummary", summary: text(40), tokensBefore: 9000, timestamp: t }) as AgentMessage;
+		const messages: AgentMessage[] = [];
+		const check = () => expect(estimateContextTokens(messages)).toEqual(reference(messages).estimate);
+		check();
+		for (let t = 1; t <= 6; t++) {
+			messages.push(user(t), assistant([{ type: "text", text: "ok" }], t + 0.5, 100 * t));
+			check();
+		}
+		// A summary appended after the array was searched (not at the front): found by the search that continues,
+		// and it is newer than every response, so none of their usage counts.
+		messages.push(summary(10));
+		check();
+		expect(estimateContextTokens(messages)).toEqual({ tokens: 6 * 2 + 6 * 1 + 10, fromUsage: false });
+		messages.push(user(20));
+		check();
+		// Compaction rebuilds the same array in place: the summary first, then kept messages older than it,
+		// whose usage no longer counts (it would with the summary found before the rebuild).
+		messages.splice(0, messages.length, summary(30), user(21), assistant([{ type: "text", text: "ok" }], 22, 700));
+		check();
+		expect(estimateContextTokens(messages).fromUsage).toBe(false);
+		messages.push(user(33), assistant([{ type: "text", text: "ok" }], 34, 900));
+		check();
+		expect(estimateContextTokens(messages)).toEqual({ tokens: 900, fromUsage: true });
+		// Rebuilt with no summary (a branch switch): every response counts again.
+		messages.splice(0, messages.length, user(1), assistant([{ type: "text", text: "ok" }], 2, 50), user(3));
+		check();
+		expect(estimateContextTokens(messages)).toEqual({ tokens: 52, fromUsage: true });
+		// An omitted message, a response, then the first message replaced in place.
+		messages.splice(1, 1);
+		check();
+		messages.push(assistant([{ type: "text", text: "ok" }], 4, 80));
+		check();
+		messages[0] = summary(43);
+		check();
+		expect(estimateContextTokens(messages).fromUsage).toBe(false);
+		messages.length = 0;
+		check();
+		messages.push(summary(50), assistant([{ type: "text", text: "ok" }], 51, 60));
+		check();
+		expect(estimateContextTokens(messages)).toEqual({ tokens: 60, fromUsage: true });
+	});
+
 	test("small windows shrink the reserve and the kept part", () => {
 		expect(compactionLimits(DEFAULT_COMPACTION_SETTINGS, 200_000)).toEqual({ threshold: 200_000 - 16384, reserve: 16384, keep: 20000 });
 		expect(compactionLimits(DEFAULT_COMPACTION_SETTINGS, 2000)).toEqual({ threshold: 1000, reserve: 1000, keep: 500 });
