@@ -82,13 +82,14 @@ export class RequestWatchdog {
 	}
 
 	/**
-	 * The chunks of a body fetched with `ownBody`, under the same idle timeout as watchBody's: a read
-	 * that waits idleMs for bytes fails (and closes the connection). A plain iterator over the
-	 * body's reader: no second stream to pass every chunk through.
+	 * The chunks of a body fetched with `ownBody`: a read that waits idleMs for bytes fails (and
+	 * closes the connection). One timer for the whole body, restarted by each read (a timer and a
+	 * race per chunk cost more than the chunk's own handling); while nobody reads (a slow consumer),
+	 * it only starts over, unref'd. A plain iterator over the body's reader: no second stream to
+	 * pass every chunk through.
 	 */
-	chunks(body: ReadableStream<Uint8Array>): WatchedBody {
+	chunks(body: ReadableStream<Uint8Array>, connection = this.connection): WatchedBody {
 		const reader = body.getReader();
-		const connection = this.connection;
 		let stalled: Error | undefined;
 		let reading = false;
 		const timer =
@@ -138,50 +139,23 @@ export class RequestWatchdog {
 	}
 
 	/**
-	 * The body, erroring (and closing the connection) once a read waits idleMs for bytes. One timer
-	 * for the whole body, restarted by each read (a timer and a race per chunk cost more than the
-	 * chunk's own handling); while nobody reads (a slow consumer), it only starts over, unref'd.
+	 * The body as a stream, for an SDK that reads it itself: the chunks of `chunks`, so a read that
+	 * waits idleMs for bytes errors the stream (and closes the connection) in the same way.
 	 */
 	private watchBody(body: ReadableStream<Uint8Array>, connection: AbortController): ReadableStream<Uint8Array> {
-		const reader = body.getReader();
-		let timer: ReturnType<typeof setTimeout> | undefined;
-		let reading = false;
-		let stalled = false;
+		const chunks = this.chunks(body, connection)[Symbol.asyncIterator]();
 		return new ReadableStream<Uint8Array>({
-			start: (controller) => {
-				if (this.idleMs <= 0) return;
-				timer = setTimeout(() => {
-					if (!reading) return void timer?.refresh();
-					stalled = true;
-					this.failure = `${this.provider} stopped sending: no data for ${formatDuration(this.idleMs)} (idle timeout; settings "httpIdleTimeoutMs" changes it)`;
-					const error = new Error(this.failure);
-					connection.abort(error);
-					void reader.cancel(error).catch(() => {});
-					controller.error(error);
-				}, this.idleMs);
-			},
 			pull: async (controller) => {
-				reading = true;
-				timer?.ref().refresh();
 				try {
-					const next = await reader.read();
-					reading = false;
-					// Between reads it keeps nothing alive, as no timer did before.
-					timer?.unref();
-					if (stalled) return;
-					if (next.done) {
-						clearTimeout(timer);
-						this.bodyEnded = true;
-						controller.close();
-					} else controller.enqueue(next.value);
+					const next = await chunks.next();
+					if (next.done) controller.close();
+					else controller.enqueue(next.value);
 				} catch (error) {
-					clearTimeout(timer);
-					if (!stalled) controller.error(error);
+					controller.error(error);
 				}
 			},
-			cancel: (reason) => {
-				clearTimeout(timer);
-				return reader.cancel(reason);
+			cancel: async () => {
+				await chunks.return?.();
 			},
 		});
 	}
