@@ -75,7 +75,7 @@ export class SessionInUseError extends SessionFileError {
 	}
 }
 
-/** node:os loaded on first call: a run that never gets here does not pay for the module (config.ts homeDir). */
-function hostname(): string {
+/** This machine's name (lock owners are told apart by it); node:os loads on first call, as config.ts homeDir() does. */
+export function hostname(): string {
 	return (require("node:os") as typeof import("node:os")).hostname();
 }

@@ -2,7 +2,7 @@
 // second agent on the same file is told instead of forking its tree. The lock appears whole (a hard
 // link to a written temp file) and is taken over at once when its process is gone (kill -9, a crash).
 import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { SessionInUseError, type SessionLockOwner } from "./session-errors.ts";
+import { hostname, SessionInUseError, type SessionLockOwner } from "./session-errors.ts";
 
 export type { SessionLockOwner };
 
@@ -203,9 +203,4 @@ function removeIfOurs(lock: string): void {
 	} catch {
 		// Already gone.
 	}
-}
-
-/** node:os loaded on first call: a run that never gets here does not pay for the module (config.ts homeDir). */
-function hostname(): string {
-	return (require("node:os") as typeof import("node:os")).hostname();
 }
