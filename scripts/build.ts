@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
+import { STARTUP_JIT_POLICY } from "../src/core/jit-policy.ts";
 import { checkModuleSource } from "../src/core/providers/config-check-source.ts";
 import { CATALOGUE_MODULE, frozenCatalogueSource } from "./frozen-catalogue.ts";
 import { FROZEN_MODULES, frozenModuleSource } from "./frozen-module.ts";
@@ -93,6 +94,10 @@ export async function buildBinary(options: BuildOptions): Promise<void> {
 			// environment. Neither is ours to read.
 			autoloadBunfig: false,
 			autoloadDotenv: false,
+			// Start-up code stays in the interpreter (it runs once); the binary sets the normal policy
+			// at its first model request or UI (src/core/jit-policy.ts). Every binary built here gets
+			// it, the benchmarks' floors too (same flags): measured no slower for them.
+			jitPolicy: STARTUP_JIT_POLICY,
 			...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}),
 		},
 		minify: options.minify ?? true,
