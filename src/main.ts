@@ -4,6 +4,7 @@ import { parseArgs, SUBCOMMAND_USAGE, type Args } from "./cli/args.ts";
 import { UserError } from "./core/errors.ts";
 import { VERSION } from "./config.ts";
 import { installExitGuard } from "./core/exit-guard.ts";
+import { endStartup } from "./core/jit-policy.ts";
 import { mark, printTiming } from "./core/timing.ts";
 import { routeStdoutToStderr, writeStderr, writeStdout } from "./stdio.ts";
 import { isTerminal, runMode, tuiFallbackReason } from "./cli/terminal.ts";
@@ -95,6 +96,8 @@ async function run(args: Args): Promise<number> {
 		return 0;
 	}
 	if (mode === "rpc") {
+		// A long-lived process from here on: the normal JIT policy (core/jit-policy.ts).
+		endStartup();
 		return (await import("./modes/rpc/index.ts")).runRpcMode(sessionOptions(args, started, registry, cwd));
 	}
 
@@ -107,6 +110,7 @@ async function run(args: Args): Promise<number> {
 	mark("read prompt");
 	if (mode === "tui") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
+		endStartup();
 		mark("import interactive");
 		// A session another agent is writing: ask whether to continue in a copy.
 		const onSessionInUse = async (error: SessionInUseError) => (await import("./cli/session-in-use-prompt.ts")).promptSessionInUse(error);

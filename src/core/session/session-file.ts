@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { getSessionsDir } from "../../config.ts";
 import { MAX_SESSION_BYTES, openRegularFile, readTextFile } from "../file-reader.ts";
 import { entryShapeProblem } from "./entry-shape.ts";
+import { FileIds } from "./entry-index.ts";
 import { acquireSessionLock, releaseSessionLock } from "./session-lock.ts";
 import type { AgentMessage } from "../agent/messages.ts";
 import type { FileEntry, SessionEntry, SessionEntryBase, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
@@ -90,8 +91,13 @@ export interface ParsedSessionFile {
 	header: SessionHeader | undefined;
 	/** Entries in file order, migrated to v3 in memory. */
 	entries: SessionEntry[];
-	/** The same entries by id. */
-	byId: Map<string, SessionEntry>;
+	/**
+	 * The sorted keys of the entries' ids (entry-index.ts), for an index with no map until one is
+	 * needed; absent when the parser had to build the map (some key repeated): then `byId`.
+	 */
+	idKeys?: Float64Array;
+	/** The same entries by id, when the parser built the map. */
+	byId?: Map<string, SessionEntry>;
 	warnings: SessionLoadWarning[];
 	/** The text does not end with a newline, so the next append must start a fresh line. */
 	endsMidLine: boolean;
@@ -111,6 +117,11 @@ export interface ParseOptions {
 	 * "parentId":…,"timestamp":…,"message":{…}}`); any other line is parsed and checked at once.
 	 */
 	lazy?: boolean;
+	/**
+	 * Check each id against a map as it is kept, instead of by its number (entry-index.ts) with a
+	 * map only when two numbers are the same. What the parse gives is the same; tests compare them.
+	 */
+	exactIds?: boolean;
 }
 
 /**
@@ -187,6 +198,26 @@ interface LineSource {
 	text: string;
 	file: string;
 	deferred: DeferredBodies;
+	/** Where each line starts, built when a damaged line first needs its number. */
+	lineStarts?: number[];
+}
+
+/** The 1-based number of the line starting at `offset` of the source's text. */
+function lineNumberAt(source: LineSource, offset: number): number {
+	let starts = source.lineStarts;
+	if (!starts) {
+		starts = [0];
+		for (let at = source.text.indexOf("\n"); at >= 0; at = source.text.indexOf("\n", at + 1)) starts.push(at + 1);
+		source.lineStarts = starts;
+	}
+	let lo = 0;
+	let hi = starts.length - 1;
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if (starts[mid]! <= offset) lo = mid;
+		else hi = mid - 1;
+	}
+	return lo + 1;
 }
 
 /** Returns the object it is given: a subclass's constructor then adds its private fields to that object. */
@@ -201,54 +232,55 @@ class Stamped {
  * is first read. The line stays in the file's text until then. The entry is an ordinary object
  * (a plain literal, its fields in the order a writer gives them); `message` is an own, enumerable
  * accessor, so copying, serialising and comparing see the message. The accessor is one pair shared
- * by every entry, not a closure each: it finds the line through private fields this class stamps
- * onto the literal.
+ * by every entry, not a closure each: it finds the line through two private fields this class
+ * stamps onto the literal (four, with the line number and a separate message, made an entry about
+ * half again as costly to build, measured; the line number is needed only to report damage, and is
+ * found from the offset then).
  */
 class LazyMessage extends Stamped {
-	#message: AgentMessage | undefined;
+	/** Where the line starts while the message is unread; the message once read or set. */
+	#state: number | AgentMessage;
 	#source: LineSource;
-	#start: number;
-	#line: number;
 
-	private constructor(entry: SessionEntryBase, source: LineSource, start: number, line: number) {
+	private constructor(entry: SessionEntryBase, source: LineSource, start: number) {
 		super(entry);
 		this.#source = source;
-		this.#start = start;
-		this.#line = line;
+		this.#state = start;
 	}
 
-	static entry(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number, line: number): SessionMessageEntry {
+	static entry(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number): SessionMessageEntry {
 		const entry = { type: "message", id, parentId, timestamp };
-		new LazyMessage(entry, source, start, line);
+		new LazyMessage(entry, source, start);
 		Object.defineProperty(entry, "message", LazyMessage.#accessor);
 		return entry as SessionMessageEntry;
 	}
 
-	/** Where the line of `entry` starts, when its message is read lazily. */
+	/** Where the line of `entry` starts, when its message is read lazily and not read yet. */
 	static startOf(entry: SessionEntry): number | undefined {
-		return #start in entry ? (entry as unknown as LazyMessage).#start : undefined;
+		return #state in entry && typeof (entry as unknown as LazyMessage).#state === "number" ? ((entry as unknown as LazyMessage).#state as number) : undefined;
 	}
 
 	static readonly #accessor: PropertyDescriptor = {
 		get(this: LazyMessage): AgentMessage {
-			if (this.#message === undefined) {
-				const source = this.#source;
-				source.deferred.pending--;
-				const end = source.text.indexOf("\n", this.#start);
-				this.#message = readMessage(this as unknown as SessionMessageEntry, source.text.slice(this.#start, end < 0 ? source.text.length : end), this.#line, source.file, source.deferred);
-			}
-			return this.#message;
+			const state = this.#state;
+			if (typeof state !== "number") return state;
+			const source = this.#source;
+			source.deferred.pending--;
+			const end = source.text.indexOf("\n", state);
+			const message = readMessage(this as unknown as SessionMessageEntry, source.text.slice(state, end < 0 ? source.text.length : end), state, source);
+			this.#state = message;
+			return message;
 		},
 		set(this: LazyMessage, value: AgentMessage) {
-			if (this.#message === undefined) this.#source.deferred.pending--;
-			this.#message = value;
+			if (typeof this.#state === "number") this.#source.deferred.pending--;
+			this.#state = value;
 		},
 		enumerable: true,
 		configurable: true,
 	};
 }
 
-function readMessage(entry: SessionMessageEntry, lineText: string, line: number, file: string, deferred: DeferredBodies): AgentMessage {
+function readMessage(entry: SessionMessageEntry, lineText: string, start: number, source: LineSource): AgentMessage {
 	let problem: string;
 	let rehang = true;
 	try {
@@ -260,8 +292,10 @@ function readMessage(entry: SessionMessageEntry, lineText: string, line: number,
 		problem = "skipped a line that is not valid JSON";
 		rehang = false;
 	}
+	const { file } = source;
+	const line = lineNumberAt(source, start);
 	const warning = { file, line, message: `${file}:${line}: ${problem}` };
-	deferred.onDamaged(entry, warning, rehang);
+	source.deferred.onDamaged(entry, warning, rehang);
 	return skippedLine(warning, entry.timestamp);
 }
 
@@ -280,6 +314,13 @@ interface RawLine {
  * object per line beside the entry. Older files are read whole first, then migrated.
  */
 export function parseSessionText(text: string, file: string, options: ParseOptions = {}): ParsedSessionFile {
+	// Ids are known by their keys alone unless two keys are the same: only then are the lines read
+	// again with a map, which tells a repeated id from two that share a key.
+	return (!options.exactIds && parseLines(text, file, options, false)) || parseLines(text, file, options, true)!;
+}
+
+/** parseSessionText(); `exactIds`: check each id against a map as it is kept. Otherwise undefined when a key repeats. */
+function parseLines(text: string, file: string, options: ParseOptions, exactIds: boolean): ParsedSessionFile | undefined {
 	const warnings: SessionLoadWarning[] = [];
 	const warn = (line: number, message: string) => warnings.push({ file, line, message: `${file}:${line}: ${message}` });
 	const endsMidLine = text.length > 0 && !text.endsWith("\n");
@@ -290,7 +331,17 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 	let headerIndex = -1;
 
 	const entries: SessionEntry[] = [];
-	const byId = new Map<string, SessionEntry>();
+	const byId = exactIds ? new Map<string, SessionEntry>() : undefined;
+	const ids = exactIds ? undefined : new FileIds();
+	/** Keep the id of an entry being kept; false when a kept entry already has it (surely; a repeated key is settled at the end). */
+	const claim = (entry: SessionEntry): boolean => {
+		if (!byId) return ids!.add(entry);
+		if (byId.has(entry.id)) return false;
+		byId.set(entry.id, entry);
+		return true;
+	};
+	/** The kept entry known to have `id` already. */
+	const keptWith = (id: string): SessionEntry | undefined => (byId ? byId.get(id) : ids!.others.get(id));
 	/** The entries parsed whole (all but the lazily read messages). */
 	const parsedWhole: SessionEntry[] = [];
 	// Where each of those starts (parallel to `parsedWhole`; a lazily read one knows): only a repeated id needs it.
@@ -315,7 +366,7 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 	const source: LineSource | undefined = deferred && { text, file, deferred };
 	/** Is `id` taken? A different line with it is reported; an identical one is a retried write. */
 	const repeated = (id: string, start: number, end: number, line: number) => {
-		const first = byId.get(id);
+		const first = keptWith(id);
 		if (!first) return false;
 		reportRepeat(id, entries.indexOf(first), start, end, line);
 		return true;
@@ -337,10 +388,15 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		const problem = entryShapeProblem(e);
 		if (problem) {
 			warn(line, `skipped a "${String(e.type)}" entry of an unexpected shape: ${problem}`);
-			skippedParents.set(e.id, e.parentId as string | null);
+			// One that names itself as parent gives its children none to hang from (they keep the
+			// missing parent): recorded, it would send the lookup below round in a loop forever.
+			if (e.parentId !== e.id) skippedParents.set(e.id, e.parentId as string | null);
+			// Checked by its number alone, its id may repeat a kept one's, which the map-checked parse
+			// reports instead: its number among the kept ones' sends the parse there if so.
+			ids?.addKey(e.id);
 			return;
 		}
-		byId.set(e.id, e as unknown as SessionEntry);
+		claim(e as unknown as SessionEntry);
 		entries.push(e as unknown as SessionEntry);
 		parsedWhole.push(e as unknown as SessionEntry);
 		wholeStarts.push(start);
@@ -359,15 +415,9 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 			if (h) {
 				let parentId = h.parentId;
 				while (parentId !== null && skippedParents.size > 0 && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
-				const entry = LazyMessage.entry(h.id, parentId, h.timestamp, source, lineStart, lineNo);
-				// One Map operation per line: a repeated id shows as a Map that did not grow.
-				const known = byId.size;
-				byId.set(entry.id, entry);
-				if (byId.size === known) {
-					let first = entries.length - 1;
-					while (entries[first]!.id !== entry.id) first--;
-					byId.set(entry.id, entries[first]!);
-					reportRepeat(entry.id, first, lineStart, end, lineNo);
+				const entry = LazyMessage.entry(h.id, parentId, h.timestamp, source, lineStart);
+				if (!claim(entry)) {
+					reportRepeat(entry.id, entries.indexOf(keptWith(entry.id)!), lineStart, end, lineNo);
 					continue;
 				}
 				source.deferred.pending++;
@@ -416,7 +466,10 @@ export function parseSessionText(text: string, file: string, options: ParseOptio
 		if (version < 3) migrateV2(raw);
 		for (const r of raw) accept(r.value, r.start, r.end, r.line);
 	}
-	return deferred ? { header, entries, byId, warnings, endsMidLine, deferred, chain, parsedWhole } : { header, entries, byId, warnings, endsMidLine, chain, parsedWhole };
+	const idKeys = ids?.sorted();
+	if (ids && !idKeys) return undefined;
+	const found = idKeys ? { idKeys } : { byId };
+	return deferred ? { header, entries, ...found, warnings, endsMidLine, deferred, chain, parsedWhole } : { header, entries, ...found, warnings, endsMidLine, chain, parsedWhole };
 }
 
 /**

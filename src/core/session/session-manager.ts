@@ -35,6 +35,7 @@ import {
 	type DeferredBodies,
 	type SessionFileOps,
 } from "./session-file.ts";
+import { EntryIndex } from "./entry-index.ts";
 import { findMostRecentSession, listAllSessions, listSessions } from "./session-list.ts";
 
 /** The read-only view extensions get as `ctx.sessionManager` (reference §3.1). */
@@ -66,7 +67,9 @@ interface SessionState {
 	file: string | undefined;
 	header: SessionHeader;
 	entries: SessionEntry[];
-	/** `entries` by id, when the parser already built it. */
+	/** The sorted keys of the entries' ids, when the parser has them (entry-index.ts). */
+	idKeys?: Float64Array;
+	/** `entries` by id, when the parser built it. */
 	byId?: Map<string, SessionEntry>;
 	/** The header and every entry are already in the file. */
 	onDisk: boolean;
@@ -88,7 +91,8 @@ export class SessionManager {
 	private readonly file: string | undefined;
 	private readonly header: SessionHeader;
 	private readonly entries: SessionEntry[];
-	private readonly byId: Map<string, SessionEntry>;
+	/** Entries by id (a session from a file builds its map when an id is first looked up). */
+	private readonly ids: EntryIndex;
 	private readonly labels = new Map<string, { label: string; timestamp: string }>();
 	private readonly warnings: SessionLoadWarning[];
 	private readonly ops: SessionFileOps;
@@ -107,6 +111,8 @@ export class SessionManager {
 	private locked = false;
 	private writeErrorHandler: ((error: SessionWriteError) => void) | undefined;
 	private readonly deferred: DeferredBodies | undefined;
+	/** What a new entry's id must not be. */
+	private readonly takenIds = { has: (id: string) => this.ids.taken(id) };
 	/** The leaf the file gave: dropping it falls back to the file's previous entry. */
 	private initialLeafId: string | null;
 	/** Entries that came from the file (the first ones of `entries`). */
@@ -135,8 +141,7 @@ export class SessionManager {
 		this.headerWritten = state.onDisk;
 		this.entriesWritten = state.onDisk ? state.entries.length : 0;
 		this.startFreshLine = state.startFreshLine;
-		// The parser's map already holds every entry by id; only the rest of the index is built here.
-		this.byId = state.byId ?? new Map(this.entries.map((e) => [e.id, e]));
+		this.ids = new EntryIndex(this.entries, state);
 		// A file on disk needs no message indexed (see indexKinds): the parser lists the rest.
 		for (const entry of state.onDisk && state.parsedWhole ? state.parsedWhole : this.entries) this.indexKinds(entry);
 		this.chain = state.chain ?? chainLength(this.entries);
@@ -199,6 +204,7 @@ export class SessionManager {
 			file,
 			header: parsed.header,
 			entries: parsed.entries,
+			idKeys: parsed.idKeys,
 			byId: parsed.byId,
 			onDisk: true,
 			startFreshLine: parsed.endsMidLine,
@@ -314,7 +320,7 @@ export class SessionManager {
 		if (at < this.chain) this.chain = rehang ? this.chain - 1 : at;
 		if (at < this.entriesWritten) this.entriesWritten--;
 		if (at < this.fromFile) this.fromFile--;
-		this.byId.delete(entry.id);
+		this.ids.delete(entry.id);
 		if (rehang) for (const e of this.entries) if (e.parentId === entry.id) e.parentId = entry.parentId;
 		// The loader makes the file's last good entry the leaf; a leaf moved since falls back to the parent.
 		const previous = this.fromFile > 0 ? this.entries[this.fromFile - 1]!.id : null;
@@ -419,7 +425,7 @@ export class SessionManager {
 
 	private append<E extends SessionEntry>(fields: EntryFields<E>): string {
 		// type, id, parentId, timestamp first: the lines read well and diff well.
-		const head = { type: fields.type, id: newEntryId(this.byId), parentId: this.leafId, timestamp: new Date().toISOString() };
+		const head = { type: fields.type, id: newEntryId(this.takenIds), parentId: this.leafId, timestamp: new Date().toISOString() };
 		const entry = { ...head, ...fields } as SessionEntry;
 		if (this.chain === this.entries.length && head.parentId === (this.chain === 0 ? null : this.entries[this.chain - 1]!.id)) this.chain++;
 		this.entries.push(entry);
@@ -430,7 +436,7 @@ export class SessionManager {
 	}
 
 	private index(entry: SessionEntry): void {
-		this.byId.set(entry.id, entry);
+		this.ids.add(entry);
 		this.indexKinds(entry);
 	}
 
@@ -482,10 +488,10 @@ export class SessionManager {
 		return this.leafId;
 	}
 	getLeafEntry(): SessionEntry | undefined {
-		return this.leafId ? this.byId.get(this.leafId) : undefined;
+		return this.leafId ? this.entryWithId(this.leafId) : undefined;
 	}
 	getEntry(id: string): SessionEntry | undefined {
-		return this.byId.get(id);
+		return this.entryWithId(id);
 	}
 	/**
 	 * Every entry in file order (a copy of the list; entries are shared, do not mutate them). A
@@ -504,15 +510,22 @@ export class SessionManager {
 
 	/** Entries from the root to `fromId` (default the leaf), every type included; their messages are read (and checked) first. */
 	getBranch(fromId?: string): SessionEntry[] {
-		const path = this.pathTo(fromId);
-		return this.readMessages(path) ? this.pathTo(fromId) : path;
+		return this.readPath(() => fromId);
+	}
+
+	/** pathTo(from()) with its messages read: again while one read was damaged (each changes the path, and the leaf when it was one). */
+	private readPath(from: () => string | null | undefined): SessionEntry[] {
+		for (;;) {
+			const path = this.pathTo(from());
+			if (!this.readMessages(path)) return path;
+		}
 	}
 
 	/** getBranch() without reading the messages; null: before the first entry. */
 	private pathTo(fromId: string | null | undefined): SessionEntry[] {
 		const path: SessionEntry[] = [];
 		const start = fromId === undefined ? this.leafId : fromId;
-		let current = start ? this.byId.get(start) : undefined;
+		let current = start ? this.entryWithId(start) : undefined;
 		const chainEnd = this.chain > 0 ? this.entries[this.chain - 1] : undefined;
 		while (current) {
 			// From the end of the chain on, the path is the file's first entries as they are.
@@ -522,7 +535,7 @@ export class SessionManager {
 				return chained;
 			}
 			path.push(current);
-			current = current.parentId ? this.byId.get(current.parentId) : undefined;
+			current = current.parentId ? this.ids.get(current.parentId) : undefined;
 			// A path longer than the file has entries went round a parent cycle (a hand-edited file):
 			// keep it up to where it first repeats.
 			if (current && path.length >= this.entries.length) return cutAtCycle(path.reverse());
@@ -592,18 +605,21 @@ export class SessionManager {
 	deferredContext(): DeferredMessages {
 		const leaf = this.leafId;
 		// The leaf itself may turn out damaged: then the context is the loader's, at the entry before it.
-		const at = () => (leaf === null || this.byId.has(leaf) ? leaf : this.initialLeafId);
+		const at = () => (leaf === null || this.entryWithId(leaf) ? leaf : this.initialLeafId);
 		return {
-			build: () => {
-				const path = this.pathTo(at());
-				return buildContextFromPath(this.readMessages(path) ? this.pathTo(at()) : path).messages;
-			},
+			build: () => buildContextFromPath(this.readPath(at)).messages,
 			findLast: (test) => this.settled(() => lastContextMessage(this.pathTo(at()), test, this.kinds)),
 		};
 	}
 
+	/** The entry with `id`: the end of the chain (a resumed session's usual leaf) is found without the map. */
+	private entryWithId(id: string): SessionEntry | undefined {
+		const chainEnd = this.chain > 0 ? this.entries[this.chain - 1] : undefined;
+		return chainEnd !== undefined && chainEnd.id === id ? chainEnd : this.ids.get(id);
+	}
+
 	private requireEntry(id: string): void {
-		if (!this.byId.has(id)) throw new Error(`No entry "${id}" in session ${this.file ?? this.header.id}`);
+		if (!this.entryWithId(id)) throw new Error(`No entry "${id}" in session ${this.file ?? this.header.id}`);
 	}
 }
 

@@ -201,6 +201,26 @@ describe("damaged files", () => {
 		expect(reopened.buildSessionContext().messages).toEqual(sm.buildSessionContext().messages);
 	});
 
+	test("a damaged entry that names itself as parent: its children keep the missing parent (opening used to loop forever)", () => {
+		using tmp = tempDir();
+		const file = join(tmp.path, "s.jsonl");
+		const T = "2026-01-01T00:00:00.000Z";
+		const lines = [
+			{ type: "session", version: 3, id: "0190a000-0000-7000-8000-000000000000", timestamp: T, cwd: "/p" },
+			{ type: "model_change", id: "0000000a", parentId: "0000000a", timestamp: T, provider: 5 },
+			{ type: "model_change", id: "0000000b", parentId: "0000000a", timestamp: T, provider: "mock", modelId: "m" },
+			{ type: "message", id: "0000000c", parentId: "0000000a", timestamp: T, message: user("child") },
+		];
+		writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		const sm = SessionManager.open(file);
+		expect(sm.getWarnings().map((w) => w.line)).toEqual([2]);
+		expect(sm.getEntries().map((e) => [e.id, e.parentId])).toEqual([
+			["0000000b", "0000000a"],
+			["0000000c", "0000000a"],
+		]);
+		expect(sm.getTree().map((n) => n.entry.id)).toEqual(["0000000b", "0000000c"]);
+	});
+
 	test("a header after the first entries (a hand-edited file) still opens, in file order", () => {
 		using tmp = tempDir();
 		const { sm, file } = writtenSession(tmp.path);

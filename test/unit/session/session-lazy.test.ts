@@ -121,6 +121,27 @@ describe("a session's messages are read when first used", () => {
 		expect(lazy.buildSessionContext()).toEqual(eager.buildSessionContext());
 	});
 
+	test("several damaged lines at the end: the leaf falls back past all of them, and the context is the loader's", () => {
+		using tmp = tempDir();
+		const bad = { ...assistant("x"), content: "a string" };
+		const file = sessionFile(tmp.path, [
+			line("00000001", null, user("one")),
+			line("00000002", "00000001", assistant("first")),
+			line("00000003", null, user("another root")),
+			line("00000004", "00000003", bad),
+			line("00000005", "00000001", bad),
+			line("00000006", "ffffffff", bad),
+		]);
+		const eager = SessionManager.forkFrom(file, "/p", tmp.path, noLock);
+		const lazy = SessionManager.open(file, tmp.path, undefined, noLock);
+		expect(texts(lazy.buildSessionContext().messages)).toEqual(["another root"]);
+		expect(lazy.buildSessionContext()).toEqual(eager.buildSessionContext());
+		expect(lazy.getLeafId()).toBe("00000003");
+		expect(SessionManager.open(file, tmp.path, undefined, noLock).getBranch().map((e) => e.id)).toEqual(["00000003"]);
+		const resumed = SessionManager.open(file, tmp.path, undefined, noLock);
+		expect(texts(resumed.deferredContext().build())).toEqual(["another root"]);
+	});
+
 	test("a last line cut off mid-write is reported as torn at open, even when it ends like a whole line", () => {
 		using tmp = tempDir();
 		const file = join(tmp.path, "s.jsonl");
