@@ -110,7 +110,6 @@ async function run(args: Args): Promise<number> {
 	mark("read prompt");
 	if (mode === "tui") {
 		const { runInteractiveMode } = await import("./modes/interactive/index.ts");
-		endStartup();
 		mark("import interactive");
 		// A session another agent is writing: ask whether to continue in a copy.
 		const onSessionInUse = async (error: SessionInUseError) => (await import("./cli/session-in-use-prompt.ts")).promptSessionInUse(error);

@@ -9,6 +9,7 @@ import type { ExtensionErrorReport } from "../../core/extensions/runner.ts";
 import { installedPackageFiles } from "../../core/packages/configured.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { projectSettingsPath, readSettingsFile, userSettingsPath } from "../../core/resources/settings.ts";
+import { endStartup } from "../../core/jit-policy.ts";
 import { mark } from "../../core/timing.ts";
 import { APP_NAME } from "../../config.ts";
 import { writeStdout } from "../../stdio.ts";
@@ -129,6 +130,9 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 				app.start();
 				drawn = true;
 				mark("first frame");
+				// Start-up code runs once and is not worth compiling (core/jit-policy.ts); from the first frame on
+				// the UI repeats its work (keys, frames, streamed answers): the normal JIT policy.
+				endStartup();
 				// A new session's first frame holds no link: tmux is asked once it is out.
 				if (!resumed) void askTmux?.(redrawWithLinks);
 			},
