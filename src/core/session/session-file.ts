@@ -9,7 +9,7 @@ import { entryShapeProblem } from "./entry-shape.ts";
 import { FileIds } from "./entry-index.ts";
 import { acquireSessionLock, releaseSessionLock } from "./session-lock.ts";
 import type { AgentMessage } from "../agent/messages.ts";
-import type { FileEntry, SessionEntry, SessionEntryBase, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
+import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
 export interface SessionFileOps {
@@ -254,17 +254,12 @@ class LazyMessage extends Stamped {
 	#state: number | AgentMessage;
 	#source: LineSource;
 
-	private constructor(entry: SessionEntryBase, source: LineSource, start: number) {
-		super(entry);
+	/** `new LazyMessage(…)` is the entry: a literal, stamped (one call per line, not three). */
+	constructor(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number) {
+		super({ type: "message", id, parentId, timestamp });
 		this.#source = source;
 		this.#state = start;
-	}
-
-	static entry(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number): SessionMessageEntry {
-		const entry = { type: "message", id, parentId, timestamp };
-		new LazyMessage(entry, source, start);
-		Object.defineProperty(entry, "message", LazyMessage.#accessor);
-		return entry as SessionMessageEntry;
+		Object.defineProperty(this, "message", LazyMessage.#accessor);
 	}
 
 	/** Where the line of `entry` starts, when its message is read lazily and not read yet. */
@@ -369,6 +364,8 @@ function parseLines(text: string, file: string, options: ParseOptions, exactIds:
 		return line;
 	};
 	const skippedParents = new Map<string, string | null>();
+	/** skippedParents.size > 0, without a call per line. */
+	let anySkipped = false;
 	let chain = 0;
 	/** Count the entry just kept into the chain while every entry before it is in it. */
 	const extendChain = (parentId: string | null) => {
@@ -404,7 +401,10 @@ function parseLines(text: string, file: string, options: ParseOptions, exactIds:
 			warn(line, `skipped a "${String(e.type)}" entry of an unexpected shape: ${problem}`);
 			// One that names itself as parent gives its children none to hang from (they keep the
 			// missing parent): recorded, it would send the lookup below round in a loop forever.
-			if (e.parentId !== e.id) skippedParents.set(e.id, e.parentId as string | null);
+			if (e.parentId !== e.id) {
+				skippedParents.set(e.id, e.parentId as string | null);
+				anySkipped = true;
+			}
 			// Checked by its number alone, its id may repeat a kept one's, which the map-checked parse
 			// reports instead: its number among the kept ones' sends the parse there if so.
 			ids?.addKey(e.id);
@@ -428,8 +428,8 @@ function parseLines(text: string, file: string, options: ParseOptions, exactIds:
 			const h = messageHead(text, lineStart, end, entries.length > 0 ? entries[entries.length - 1]!.id : undefined);
 			if (h) {
 				let parentId = h.parentId;
-				while (parentId !== null && skippedParents.size > 0 && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
-				const entry = LazyMessage.entry(h.id, parentId, h.timestamp, source, lineStart);
+				if (anySkipped) while (parentId !== null && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
+				const entry = new LazyMessage(h.id, parentId, h.timestamp, source, lineStart) as unknown as SessionMessageEntry;
 				if (!(ids ? ids.add(entry) : claim(entry))) {
 					reportRepeat(entry.id, entries.indexOf(keptWith(entry.id)!), lineStart, end, lineNo);
 					continue;
