@@ -5,6 +5,7 @@ import { reasoningEffort } from "./thinking.ts";
 import { startsWith, transformMessages } from "./transform-messages.ts";
 import type { Context, ImageContent, Message, Model, StopReason, StreamOptions, TextContent, Tool, Usage } from "./types.ts";
 import { ConnectionFailedError, HttpStatusError, ServerSentEventParser, StreamErrorEvent } from "./sse.ts";
+import { stringifyRequest } from "./request-json.ts";
 import { applyOnPayload, BlockWriter, incompleteResponse, PLACEHOLDER_KEY, runWire } from "./wire.ts";
 
 /** Switches for servers that differ from OpenAI, read from `model.compat`. */
@@ -53,7 +54,8 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 			response = await fetch(`${model.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
 				method: "POST",
 				headers: requestHeaders(model, options),
-				body: JSON.stringify(params),
+				// Without an onPayload hook the body is ours: the JSON of what was sent before is kept.
+				body: options?.onPayload ? JSON.stringify(params) : stringifyRequest(params, ["messages", "tools"]),
 				signal: options?.signal,
 			});
 		} catch (error) {

@@ -151,8 +151,20 @@ export function estimateContextTokens(messages: readonly AgentMessage[]): { toke
 		}
 	}
 	let tokens = last >= 0 ? usageTokens(messages[last] as AssistantMessage) : 0;
-	for (let i = last + 1; i < messages.length; i++) tokens += estimateTokens(messages[i]!);
+	for (let i = last + 1; i < messages.length; i++) tokens += keptEstimate(messages[i]!);
 	return { tokens, fromUsage: last >= 0 };
+}
+
+/**
+ * Each message's estimate, made once: a conversation's messages are final once appended (as the
+ * request path assumes), and without reported usage every request estimates all of them again.
+ */
+const estimates = new WeakMap<AgentMessage, number>();
+
+function keptEstimate(message: AgentMessage): number {
+	let tokens = estimates.get(message);
+	if (tokens === undefined) estimates.set(message, (tokens = estimateTokens(message)));
+	return tokens;
 }
 
 /**

@@ -66,7 +66,7 @@ export function countLines(text: string): number {
 
 function result(
 	content: string,
-	lines: string[],
+	totalLines: number,
 	totalBytes: number,
 	limits: { maxLines: number; maxBytes: number },
 	extra: Partial<TruncationResult>,
@@ -75,9 +75,9 @@ function result(
 		content,
 		truncated: false,
 		truncatedBy: null,
-		totalLines: lines.length,
+		totalLines,
 		totalBytes,
-		outputLines: lines.length,
+		outputLines: totalLines,
 		outputBytes: totalBytes,
 		lastLinePartial: false,
 		firstLineExceedsLimit: false,
@@ -111,12 +111,14 @@ function fitLines(ordered: string[], limits: { maxLines: number; maxBytes: numbe
 /** Keep the beginning: whole lines only. If the first line alone is too big, nothing is kept. */
 export function truncateHead(content: string, options: TruncationOptions = {}): TruncationResult {
 	const limits = limitsOf(options);
-	const lines = splitLinesKeepEnds(content);
 	const totalBytes = byteLength(content);
-	if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return result(content, lines, totalBytes, limits, {});
+	// Most output fits: counted without splitting it into lines.
+	const totalLines = countLines(content);
+	if (totalLines <= limits.maxLines && totalBytes <= limits.maxBytes) return result(content, totalLines, totalBytes, limits, {});
 
+	const lines = splitLinesKeepEnds(content);
 	const { kept, bytes, truncatedBy } = fitLines(lines, limits);
-	return result(lines.slice(0, kept).join(""), lines, totalBytes, limits, {
+	return result(lines.slice(0, kept).join(""), totalLines, totalBytes, limits, {
 		truncated: true,
 		truncatedBy,
 		outputLines: kept,
@@ -131,14 +133,16 @@ export function truncateHead(content: string, options: TruncationOptions = {}): 
  */
 export function truncateTail(content: string, options: TruncationOptions = {}): TruncationResult {
 	const limits = limitsOf(options);
-	const lines = splitLinesKeepEnds(content);
 	const totalBytes = byteLength(content);
-	if (lines.length <= limits.maxLines && totalBytes <= limits.maxBytes) return result(content, lines, totalBytes, limits, {});
+	// Most command output fits: counted without splitting it into lines.
+	const totalLines = countLines(content);
+	if (totalLines <= limits.maxLines && totalBytes <= limits.maxBytes) return result(content, totalLines, totalBytes, limits, {});
 
+	const lines = splitLinesKeepEnds(content);
 	const { kept, bytes, truncatedBy } = fitLines([...lines].reverse(), limits);
 	if (kept === 0 && truncatedBy === "bytes") {
 		const tail = lastBytes(lines[lines.length - 1]!, limits.maxBytes);
-		return result(tail, lines, totalBytes, limits, {
+		return result(tail, totalLines, totalBytes, limits, {
 			truncated: true,
 			truncatedBy,
 			outputLines: tail === "" ? 0 : 1,
@@ -146,7 +150,7 @@ export function truncateTail(content: string, options: TruncationOptions = {}): 
 			lastLinePartial: tail !== "",
 		});
 	}
-	return result(lines.slice(lines.length - kept).join(""), lines, totalBytes, limits, {
+	return result(lines.slice(lines.length - kept).join(""), totalLines, totalBytes, limits, {
 		truncated: true,
 		truncatedBy,
 		outputLines: kept,

@@ -111,6 +111,25 @@ describe("estimates and limits", () => {
 		expect(estimateContextTokens(messages)).toEqual({ tokens: 60, fromUsage: true });
 	});
 
+	test("without reported usage the estimate is every message's own, request after request of a growing conversation", () => {
+		const messages: AgentMessage[] = [];
+		for (let t = 1; t <= 20; t++) {
+			messages.push(
+				{ role: "user", content: text(t * 3), timestamp: t },
+				assistant([{ type: "toolCall", id: `c${t}`, name: "bash", arguments: { command: text(t) } }], t + 0.1),
+				{ role: "toolResult", toolCallId: `c${t}`, toolName: "bash", content: [{ type: "text", text: text(t * 7) }], isError: false, timestamp: t + 0.2 },
+			);
+			const expected = messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+			expect(estimateContextTokens(messages)).toEqual({ tokens: expected, fromUsage: false });
+			// A copy of the same messages, and the array again: the same answer.
+			expect(estimateContextTokens([...messages])).toEqual({ tokens: expected, fromUsage: false });
+			expect(estimateContextTokens(messages)).toEqual({ tokens: expected, fromUsage: false });
+		}
+		// A message replaced by another (a rebuilt conversation) counts as the new one.
+		messages[1] = { role: "user", content: text(400), timestamp: 1.1 };
+		expect(estimateContextTokens(messages).tokens).toBe(messages.reduce((sum, m) => sum + estimateTokens(m), 0));
+	});
+
 	test("small windows shrink the reserve and the kept part", () => {
 		expect(compactionLimits(DEFAULT_COMPACTION_SETTINGS, 200_000)).toEqual({ threshold: 200_000 - 16384, reserve: 16384, keep: 20000 });
 		expect(compactionLimits(DEFAULT_COMPACTION_SETTINGS, 2000)).toEqual({ threshold: 1000, reserve: 1000, keep: 500 });

@@ -10,6 +10,36 @@ import {
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");
 
+/** What both truncations did before they counted lines without splitting (the split is the definition of a line). */
+function splitLines(text: string): string[] {
+	if (text === "") return [];
+	const lines = text.split("\n").map((l) => `${l}\n`);
+	const last = lines.pop()!;
+	if (last !== "\n") lines.push(last.slice(0, -1));
+	return lines;
+}
+
+describe("line counts", () => {
+	test("totals and kept lines match the split into lines, for random output around both limits", () => {
+		let seed = 7;
+		const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+		const pieces = ["a", "\n", "é", "\n\n", "ab\n", "😀", "xyz"];
+		for (let i = 0; i < 400; i++) {
+			let text = "";
+			for (let n = random(40); n > 0; n--) text += pieces[random(pieces.length)];
+			const limits = { maxLines: 1 + random(8), maxBytes: 1 + random(60) };
+			const lines = splitLines(text);
+			const bytes = Buffer.byteLength(text);
+			for (const r of [truncateHead(text, limits), truncateTail(text, limits)]) {
+				expect(r.totalLines).toBe(lines.length);
+				expect(r.totalBytes).toBe(bytes);
+				expect(r.truncated).toBe(lines.length > limits.maxLines || bytes > limits.maxBytes);
+				if (!r.truncated) expect(r).toMatchObject({ content: text, outputLines: lines.length, outputBytes: bytes });
+			}
+		}
+	});
+});
+
 describe("limits", () => {
 	test("pi's defaults", () => {
 		expect(DEFAULT_MAX_LINES).toBe(2000);
