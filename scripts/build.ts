@@ -127,9 +127,9 @@ async function compile(options: BuildOptions, bytecodeOrder?: string[]): Promise
 			// environment. Neither is ours to read.
 			autoloadBunfig: false,
 			autoloadDotenv: false,
-			// Start-up code stays in the interpreter (it runs once); the binary sets the normal policy
-			// at its first model request or UI (src/core/jit-policy.ts). Every binary built here gets
-			// it, the benchmarks' floors too (same flags): measured no slower for them.
+			// Start-up code stays in the interpreter (it runs once), and so does a print or json run's
+			// tool loop; the binary sets the normal policy before the TUI or RPC mode (src/core/jit-policy.ts).
+			// Every binary built here gets it, the benchmarks' floors too (same flags): measured no slower for them.
 			jitPolicy: STARTUP_JIT_POLICY,
 			...(bytecodeOrder ? { bytecodeOrder } : {}),
 			...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}),
