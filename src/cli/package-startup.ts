@@ -3,6 +3,7 @@
 // imported on first need: a run whose packages are all in place and checked reads two settings files.
 import { isOffline, tildify } from "../config.ts";
 import type { ConfiguredPackage } from "../core/packages/configured.ts";
+import { isRemoteSource } from "../core/packages/source.ts";
 import { writeStderr } from "../stdio.ts";
 import type { Args } from "./args.ts";
 
@@ -25,8 +26,9 @@ export interface PackageStartupFailure {
 /** Install and check the run's packages; returns the `-e` packages that could not be installed (start-up only). */
 export async function preparePackages(args: Args, cwd: string, options: PackageStartupOptions): Promise<PackageStartupFailure[]> {
 	const { scopes, report } = options;
-	// `-ne` and no `-e`: no package is named (settings are not read), so there is nothing to import or check.
-	if (args.noExtensions && args.extensions.length === 0) return [];
+	// `-ne` and no `-e` package (`-e ./guard.ts` names a file): settings are not read and no package is
+	// named, so there is nothing to import or check.
+	if (args.noExtensions && !args.extensions.some(isRemoteSource)) return [];
 	const { forgetResolvedPackages, packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
 	// Folders may have changed since they were last read (another agent's install, before a /reload).
 	forgetResolvedPackages();

@@ -1,6 +1,6 @@
 // Where extensions come from and in what order (SPEC §3): the project dir (trusted only), the user
 // dir, settings `extensions`, then `-e`; one level deep; deduplicated by real path, first wins.
-import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { join, resolve } from "node:path";
 import { expandHome } from "../../config.ts";
 import { FileReadError, readJsonFile } from "../file-reader.ts";
@@ -154,9 +154,19 @@ export function discoverExtensionsInDir(dir: string, warnings: DiscoveryWarning[
 	return out;
 }
 
+/** What `path` is, following symlinks; undefined when it does not exist (or cannot be reached). */
+function kindOf(path: string): "file" | "dir" | undefined {
+	try {
+		const stats = statSync(path, { throwIfNoEntry: false });
+		return stats === undefined ? undefined : stats.isDirectory() ? "dir" : "file";
+	} catch {
+		return undefined;
+	}
+}
+
 /** An explicit path (`-e`, settings): a file, or a folder that is one extension or holds several. */
-function explicitEntries(path: string, warnings: DiscoveryWarning[], manifests: Map<string, string>): string[] {
-	if (!isDir(path)) return [path];
+function explicitEntries(path: string, kind: "file" | "dir", warnings: DiscoveryWarning[], manifests: Map<string, string>): string[] {
+	if (kind !== "dir") return [path];
 	return packageEntries(path, warnings, manifests) ?? discoverExtensionsInDir(path, warnings, manifests);
 }
 
@@ -198,11 +208,14 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 	};
 	const addExplicit = (list: ExtensionEntry[], p: ExplicitPath, scope: SourceScope, source: string) => {
 		const abs = resolve(p.baseDir, expandHome(p.value));
-		if (!existsSync(abs)) {
+		// One stat says whether the path exists and whether it is a folder (a -e file costs a stat and a realpath).
+		const kind = kindOf(abs);
+		if (!kind) {
 			add(list, abs, scope === "temporary" ? p.value : abs, scope, source, p.baseDir, true);
 			return;
 		}
-		for (const file of explicitEntries(abs, warnings, manifests)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, isDir(abs) ? abs : p.baseDir);
+		const baseDir = kind === "dir" ? abs : p.baseDir;
+		for (const file of explicitEntries(abs, kind, warnings, manifests)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, baseDir);
 	};
 
 	if (!input.noExtensions) {

@@ -99,4 +99,25 @@ describe("discoverExtensions", () => {
 		expect(ne.entries.map((e) => e.path)).toEqual(["./cli.ts"]);
 		expect(ne.untrustedProject).toEqual([]);
 	});
+
+	test("-e paths: a file, a folder that is one extension, a folder of several, symlinks to each, a dangling symlink", () => {
+		put("proj/one/index.ts");
+		put("proj/many/a.ts");
+		put("proj/many/b.js");
+		symlinkSync(join(root, "proj/one"), join(root, "proj/one-link"));
+		symlinkSync(join(root, "proj/many"), join(root, "proj/many-link"));
+		symlinkSync(join(root, "proj/cli.ts"), join(root, "proj/cli-link.ts"));
+		symlinkSync(join(root, "proj/gone.ts"), join(root, "proj/dangling.ts"));
+		const r = discoverExtensions(base({ noExtensions: true, cliPaths: ["./cli.ts", "./one", "./many", "./one-link", "./many-link", "./cli-link.ts", "./dangling.ts"] }));
+		const rel = (p: string) => p.replace(root, "");
+		expect(r.entries.map((e) => [e.path.startsWith(root) ? rel(e.path) : e.path, rel(e.resolvedPath), rel(e.sourceInfo.baseDir!), e.missing ?? false])).toEqual([
+			["./cli.ts", "/proj/cli.ts", "/proj", false],
+			["/proj/one/index.ts", "/proj/one/index.ts", "/proj/one", false],
+			["/proj/many/a.ts", "/proj/many/a.ts", "/proj/many", false],
+			["/proj/many/b.js", "/proj/many/b.js", "/proj/many", false],
+			// The links resolve to files already loading: deduplicated by real path.
+			["./dangling.ts", "/proj/dangling.ts", "/proj", true],
+		]);
+		expect(r.warnings).toEqual([]);
+	});
 });

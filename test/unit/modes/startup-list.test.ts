@@ -28,6 +28,17 @@ test("compact labels match the pairwise definition: shared tails, repeats, neste
 		expect(compactLabels(paths)).toEqual(pairwiseLabels(paths));
 	}
 	expect(compactLabels(["/a/b.ts", "/a/b.ts", "/b.ts"])).toEqual(["a/b.ts", "a/b.ts", "b.ts"]);
+	// All file names different: each is its label (a folder of an index file by its name, a bare name as given).
+	for (const paths of [["/x/one.ts", "/y/two/index.ts", "three.js", "/z/index.js/four.ts"], ["/a/", "/b/c.ts"], ["/index.ts", "/d.ts"], ["/p/Ä.ts", "/q/a.ts"]]) {
+		expect(compactLabels(paths)).toEqual(pairwiseLabels(paths));
+	}
+});
+
+test("the compact [Extensions] line is sorted by UTF-16 code units", () => {
+	const names = ["b.ts", "B.ts", "a.ts", "_x.ts", "é.ts", "Z.ts", "10.ts", "9.ts", "ü/index.ts", "\u{1F600}.ts"];
+	const lines = renderStartupList({ appName: "agent", version: "1", extensions: names.map((n) => ({ path: `/e/${n}`, group: "path" as const })), issues: [], expanded: false });
+	const expected = ["b.ts", "B.ts", "a.ts", "_x.ts", "é.ts", "Z.ts", "10.ts", "9.ts", "ü", "\u{1F600}.ts"].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+	expect(lines.at(-1)).toBe(`  ${expected.join(", ")}`);
 });
 
 test("compact and expanded forms, groups in order, home as ~, issues two lines each", () => {
