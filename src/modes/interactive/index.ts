@@ -16,6 +16,7 @@ import { InteractiveApp } from "./app.ts";
 import type { StartupIssue } from "./startup-list.ts";
 import { applyUserKeybindings } from "./keybindings.ts";
 import { guardTerminal } from "./terminal-guard.ts";
+import { holdTmuxHyperlinks } from "./tmux-hyperlinks.ts";
 import { loadMarkdown } from "./transcript/markdown.ts";
 import { readThemeSetting, ThemeRegistry, type ThemeSources } from "./theme/themes.ts";
 import { createUiContext } from "./ui-bridge.ts";
@@ -89,6 +90,13 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);
+	// Under tmux, links wait for tmux's answer; a screen already drawn is drawn again if they turn on.
+	let drawn = false;
+	const redrawWithLinks = () => {
+		if (!drawn) return;
+		app.tui.invalidate();
+		app.tui.requestRender(true);
+	};
 	try {
 		const { session } = await createAgentSession({
 			...options.session,
@@ -106,8 +114,10 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 				app.mcp = mcp;
 				app.resources = resources;
 				// A resumed session shows where it was (its Markdown is drawn from the first frame); the warnings come after it.
-				if (s.messages.length > 0) {
-					await loadMarkdown();
+				const resumed = s.messages.length > 0;
+				const askTmux = holdTmuxHyperlinks();
+				if (resumed) {
+					await Promise.all([loadMarkdown(), askTmux?.(redrawWithLinks)]);
 					app.showSession();
 					app.seedHistory();
 				}
@@ -117,7 +127,10 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 				for (const w of themeWarnings) app.warn(w);
 				mark("interactive ready");
 				app.start();
+				drawn = true;
 				mark("first frame");
+				// A new session's first frame holds no link: tmux is asked once it is out.
+				if (!resumed) void askTmux?.(redrawWithLinks);
 			},
 		});
 		session.session.setWriteErrorHandler((error) => app.warn(error.message));
