@@ -127,11 +127,11 @@ async function compile(options: BuildOptions, bytecodeOrder?: string[]): Promise
 			// environment. Neither is ours to read.
 			autoloadBunfig: false,
 			autoloadDotenv: false,
-			// Start-up code stays in the interpreter (it runs once); the binary sets the normal policy
-			// at its first model request or UI (src/core/jit-policy.ts). Every binary built here gets
-			// it, the benchmarks' floors too (same flags). Measured, ×8 against ×1 (load 2–6): the
-			// round-trip floor 0.96× CPU, the tools floor (51 calls) 0.97×, the sessions floor (JSON.parse
-			// of 40k lines, where the agent sends nothing and keeps ×8 too) 1.02×.
+			// Start-up code stays in the interpreter (it runs once), and so does a print or json run's
+			// tool loop; the binary sets the normal policy before the TUI or RPC mode (src/core/jit-policy.ts).
+			// Every binary built here gets it, the benchmarks' floors too (same flags). Measured, ×8 against
+			// ×1 (load 2–6): the round-trip floor 0.96× CPU, the tools floor (51 calls) 0.97×, the sessions
+			// floor (JSON.parse of 40k lines, where the agent sends nothing and keeps ×8 too) 1.02×.
 			jitPolicy: STARTUP_JIT_POLICY,
 			...(bytecodeOrder ? { bytecodeOrder } : {}),
 			...(options.target ? { target: options.target as Bun.Build.CompileTarget } : {}),

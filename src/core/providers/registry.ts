@@ -17,7 +17,6 @@ import { isNativeProvider, nativeProviderConfig, nativeProviderProblem, nativePr
 import { toTranscriptContext } from "./transcript.ts";
 import { VIRTUAL_API, VirtualModels, type VirtualModelDefinition, type VirtualResolver } from "./virtual-models.ts";
 import { NotSupportedError } from "../compat/unsupported.ts";
-import { endStartup } from "../jit-policy.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, Model, StreamOptions } from "./types.ts";
 
 /** The shapes shown with a models.json or auth.json error. */
@@ -289,8 +288,6 @@ export class ModelRegistry {
 
 	/** Stream with the provider's key and headers (unless `options.apiKey` is given). Never throws. */
 	stream(model: Model, context: Context, options: StreamOptions = {}): AssistantMessageEventStream {
-		// Start-up is over once the run talks to a model: what follows (streaming, tool loops) repeats.
-		endStartup();
 		if (options.reasoningEffort && options.reasoning === undefined) options = { ...options, reasoning: options.reasoningEffort };
 		const out = new EventStream();
 		// pipe reports failures as events; a throw here would be a bug, still reported as one.

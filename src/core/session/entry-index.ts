@@ -21,13 +21,16 @@ export class FileIds {
 
 	/** Take a kept entry's id; false when it has no key and is already there (a sure repeat). */
 	add(entry: SessionEntry): boolean {
-		const key = idKey(entry.id);
+		// idKey() and push(), written out: this runs once per line of a long session, mostly interpreted.
+		const id = entry.id;
+		const key = id.length === 8 ? parseInt(id, 16) : Number.NaN;
 		if (key !== key) {
-			if (this.others.has(entry.id)) return false;
-			this.others.set(entry.id, entry);
+			if (this.others.has(id)) return false;
+			this.others.set(id, entry);
 			return true;
 		}
-		this.push(key);
+		if (this.count === this.keys.length) this.grow();
+		this.keys[this.count++] = key;
 		return true;
 	}
 
@@ -38,12 +41,14 @@ export class FileIds {
 	}
 
 	private push(key: number): void {
-		if (this.count === this.keys.length) {
-			const grown = new Float64Array(this.keys.length * 2);
-			grown.set(this.keys);
-			this.keys = grown;
-		}
+		if (this.count === this.keys.length) this.grow();
 		this.keys[this.count++] = key;
+	}
+
+	private grow(): void {
+		const grown = new Float64Array(this.keys.length * 2);
+		grown.set(this.keys);
+		this.keys = grown;
 	}
 
 	/** The keys sorted, or undefined when two are the same (an id may repeat). */

@@ -9,7 +9,7 @@ import { entryShapeProblem } from "./entry-shape.ts";
 import { FileIds } from "./entry-index.ts";
 import { acquireSessionLock, releaseSessionLock } from "./session-lock.ts";
 import type { AgentMessage } from "../agent/messages.ts";
-import type { FileEntry, SessionEntry, SessionEntryBase, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
+import type { FileEntry, SessionEntry, SessionHeader, SessionLoadWarning, SessionMessageEntry } from "./session-entries.ts";
 
 /** Disk access for session files; tests swap it to simulate failures. */
 export interface SessionFileOps {
@@ -150,46 +150,58 @@ function skippedLine(warning: SessionLoadWarning, timestamp: string): AgentMessa
 	return message as AgentMessage;
 }
 
-const MESSAGE_HEAD = '{"type":"message","id":"';
+/**
+ * The head of a message line as a writer gives it, checked in one native pass: id, parent (null or
+ * an id) and time, none with a quote, backslash (an escape: the full parse decides) or line break
+ * inside, then the message object's opening brace. Sticky: it matches at lastIndex only.
+ */
+const MESSAGE_HEAD = /\{"type":"message","id":"[^"\\\n]+","parentId":(?:null|"[^"\\\n]+"),"timestamp":"[^"\\\n]*","message":\{/y;
+/** Where the id starts in such a line. */
+const ID_AT = '{"type":"message","id":"'.length;
 
 /** What messageHead() read last (one object for every line: no allocation per line). */
 const head = { id: "", parentId: null as string | null, timestamp: "" };
+
+/**
+ * The end of a field starting at `from` in a head MESSAGE_HEAD matched: most ids are 8 characters
+ * and most times 24, and a quote followed by a comma there can only be the field's own end (the
+ * field has no quote, and the text after it has `",` only at its start).
+ */
+function fieldEnd(text: string, from: number, usual: number): number {
+	return text.charCodeAt(from + usual) === 0x22 && text.charCodeAt(from + usual + 1) === 0x2c ? from + usual : text.indexOf('"', from);
+}
 
 /**
  * A message line's head, read without parsing the line: the entry's id, parent and time.
  * Undefined when the line is not in the writer's shape (or has escapes in those fields): it is
  * then parsed whole. `previousId`: the id of the entry before, most often the parent.
  */
-
 function messageHead(text: string, start: number, end: number, previousId: string | undefined): typeof head | undefined {
-	if (!text.startsWith(MESSAGE_HEAD, start) || text.charCodeAt(end - 1) !== 0x7d || text.charCodeAt(end - 2) !== 0x7d) return undefined;
-	const idStart = start + MESSAGE_HEAD.length;
-	const idEnd = text.indexOf('"', idStart);
-	if (idEnd <= idStart || idEnd >= end || !text.startsWith('","parentId":', idEnd)) return undefined;
+	if (text.charCodeAt(end - 1) !== 0x7d || text.charCodeAt(end - 2) !== 0x7d) return undefined;
+	MESSAGE_HEAD.lastIndex = start;
+	if (!MESSAGE_HEAD.test(text)) return undefined;
+	const idStart = start + ID_AT;
+	const idEnd = fieldEnd(text, idStart, 8);
+	// Past `","parentId":`.
 	let at = idEnd + 13;
-	let parentId: string | null = null;
-	if (text.startsWith("null", at)) at += 4;
-	else if (previousId !== undefined && text.charCodeAt(at) === 0x22 && text.startsWith(previousId, at + 1) && text.charCodeAt(at + 1 + previousId.length) === 0x22) {
-		// The usual case, a child of the line before: its id string, already a Map key, is the parent.
+	let parentId: string | null;
+	if (text.charCodeAt(at) === 0x6e) {
+		parentId = null;
+		at += 4;
+	} else if (previousId !== undefined && text.charCodeAt(at + 1 + previousId.length) === 0x22 && text.startsWith(previousId, at + 1)) {
+		// The usual case, a child of the line before: its id string is the parent (no slice).
 		parentId = previousId;
 		at += previousId.length + 2;
-	} else if (text.charCodeAt(at) === 0x22) {
+	} else {
 		const parentEnd = text.indexOf('"', at + 1);
-		if (parentEnd < 0 || parentEnd >= end) return undefined;
 		parentId = text.slice(at + 1, parentEnd);
 		at = parentEnd + 1;
-	} else return undefined;
-	if (!text.startsWith(',"timestamp":"', at)) return undefined;
+	}
+	// Past `,"timestamp":"`.
 	const timeStart = at + 14;
-	const timeEnd = text.indexOf('"', timeStart);
-	if (timeEnd < 0 || timeEnd >= end || !text.startsWith(',"message":{', timeEnd + 1)) return undefined;
-	const id = text.slice(idStart, idEnd);
-	const timestamp = text.slice(timeStart, timeEnd);
-	// An escape means the field is not what the characters say: the full parse decides.
-	if (id.includes("\\") || timestamp.includes("\\") || (parentId !== null && (parentId === "" || parentId.includes("\\")))) return undefined;
-	head.id = id;
+	head.id = text.slice(idStart, idEnd);
 	head.parentId = parentId;
-	head.timestamp = timestamp;
+	head.timestamp = text.slice(timeStart, fieldEnd(text, timeStart, 24));
 	return head;
 }
 
@@ -242,17 +254,12 @@ class LazyMessage extends Stamped {
 	#state: number | AgentMessage;
 	#source: LineSource;
 
-	private constructor(entry: SessionEntryBase, source: LineSource, start: number) {
-		super(entry);
+	/** `new LazyMessage(…)` is the entry: a literal, stamped (one call per line, not three). */
+	constructor(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number) {
+		super({ type: "message", id, parentId, timestamp });
 		this.#source = source;
 		this.#state = start;
-	}
-
-	static entry(id: string, parentId: string | null, timestamp: string, source: LineSource, start: number): SessionMessageEntry {
-		const entry = { type: "message", id, parentId, timestamp };
-		new LazyMessage(entry, source, start);
-		Object.defineProperty(entry, "message", LazyMessage.#accessor);
-		return entry as SessionMessageEntry;
+		Object.defineProperty(this, "message", LazyMessage.#accessor);
 	}
 
 	/** Where the line of `entry` starts, when its message is read lazily and not read yet. */
@@ -357,12 +364,16 @@ function parseLines(text: string, file: string, options: ParseOptions, exactIds:
 		return line;
 	};
 	const skippedParents = new Map<string, string | null>();
+	/** skippedParents.size > 0, without a call per line. */
+	let anySkipped = false;
 	let chain = 0;
 	/** Count the entry just kept into the chain while every entry before it is in it. */
 	const extendChain = (parentId: string | null) => {
 		if (chain === entries.length - 1 && parentId === (chain === 0 ? null : entries[chain - 1]!.id)) chain++;
 	};
 	const deferred: DeferredBodies | undefined = options.lazy ? { pending: 0, onDamaged: () => undefined } : undefined;
+	/** Message lines taken lazily (deferred.pending once the parse ends: no message is read before). */
+	let pending = 0;
 	const source: LineSource | undefined = deferred && { text, file, deferred };
 	/** Is `id` taken? A different line with it is reported; an identical one is a retried write. */
 	const repeated = (id: string, start: number, end: number, line: number) => {
@@ -390,7 +401,10 @@ function parseLines(text: string, file: string, options: ParseOptions, exactIds:
 			warn(line, `skipped a "${String(e.type)}" entry of an unexpected shape: ${problem}`);
 			// One that names itself as parent gives its children none to hang from (they keep the
 			// missing parent): recorded, it would send the lookup below round in a loop forever.
-			if (e.parentId !== e.id) skippedParents.set(e.id, e.parentId as string | null);
+			if (e.parentId !== e.id) {
+				skippedParents.set(e.id, e.parentId as string | null);
+				anySkipped = true;
+			}
 			// Checked by its number alone, its id may repeat a kept one's, which the map-checked parse
 			// reports instead: its number among the kept ones' sends the parse there if so.
 			ids?.addKey(e.id);
@@ -411,18 +425,19 @@ function parseLines(text: string, file: string, options: ParseOptions, exactIds:
 		if (end === lineStart) continue;
 		// The last line of a file cut off mid-write is parsed at once, so it is reported as torn.
 		if (source && raw === null && !(nl < 0 && endsMidLine)) {
-			const h = messageHead(text, lineStart, end, entries.at(-1)?.id);
+			const h = messageHead(text, lineStart, end, entries.length > 0 ? entries[entries.length - 1]!.id : undefined);
 			if (h) {
 				let parentId = h.parentId;
-				while (parentId !== null && skippedParents.size > 0 && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
-				const entry = LazyMessage.entry(h.id, parentId, h.timestamp, source, lineStart);
-				if (!claim(entry)) {
+				if (anySkipped) while (parentId !== null && skippedParents.has(parentId)) parentId = skippedParents.get(parentId)!;
+				const entry = new LazyMessage(h.id, parentId, h.timestamp, source, lineStart) as unknown as SessionMessageEntry;
+				if (!(ids ? ids.add(entry) : claim(entry))) {
 					reportRepeat(entry.id, entries.indexOf(keptWith(entry.id)!), lineStart, end, lineNo);
 					continue;
 				}
-				source.deferred.pending++;
+				pending++;
 				entries.push(entry);
-				extendChain(parentId);
+				// extendChain(), written out (once per line).
+				if (chain === entries.length - 1 && parentId === (chain === 0 ? null : entries[chain - 1]!.id)) chain++;
 				continue;
 			}
 		}
@@ -466,6 +481,7 @@ function parseLines(text: string, file: string, options: ParseOptions, exactIds:
 		if (version < 3) migrateV2(raw);
 		for (const r of raw) accept(r.value, r.start, r.end, r.line);
 	}
+	if (deferred) deferred.pending = pending;
 	const idKeys = ids?.sorted();
 	if (ids && !idKeys) return undefined;
 	const found = idKeys ? { idKeys } : { byId };

@@ -103,6 +103,27 @@ describe("the head scan takes what a full read takes", () => {
 		expectAsReadWhole(tmp.path, file(lines), "heads parsed whole");
 	});
 
+	test("ids and times of every length near the usual 8 and 24 characters, and a raw line break where a field would end", () => {
+		using tmp = tempDir();
+		const lines: string[] = [];
+		let previous: string | null = null;
+		for (let n = 1; n <= 12; n++) {
+			// An id of n characters, a time of 14 + 2n characters, a parent that is the line before.
+			const id = "abcdef012345".slice(0, n);
+			lines.push(line(id, previous, n % 2 ? user(`u${n}`) : assistant(`a${n}`), T.slice(0, 14) + "x".repeat(2 * n)));
+			previous = id;
+		}
+		lines.push(line("0000000d", previous, user("time of 24"), "2026-01-01T00:00:00.000Z"));
+		lines.push(line("0000000e", "0000000d", user("time of 25"), "2026-01-01T00:00:00.0000Z"));
+		lines.push(line("0000000f", "0000000e", user("time of 23"), "2026-01-01T00:00:00.00Z"));
+		lines.push(line("00000010", "0000000", assistant("a parent one short of the line before")));
+		lines.push(`{"type":"message","id":"0000\n0011","parentId":"00000010","timestamp":"${T}","message":${JSON.stringify(user("broken id"))}}`);
+		const sm = expectAsReadWhole(tmp.path, file(lines), "lengths");
+		expect(sm.getEntry("abcdef")?.timestamp).toBe(`${T.slice(0, 14)}xxxxxxxxxxxx`);
+		expect(sm.getEntry("0000000e")?.timestamp).toBe("2026-01-01T00:00:00.0000Z");
+		expect(sm.getEntry("abcdef01")?.parentId).toBe("abcdef0");
+	});
+
 	test("a huge line among ordinary ones", () => {
 		using tmp = tempDir();
 		const huge = "x".repeat(3_000_000) + "é".repeat(1000);
