@@ -81,11 +81,7 @@ export interface DiscoveryResult {
 const isEntryFile = (name: string) => (name.endsWith(".ts") || name.endsWith(".js")) && !name.endsWith(".d.ts");
 
 function isDir(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
+	return kindOf(path) === "dir";
 }
 
 function isFile(path: string): boolean {
