@@ -152,6 +152,9 @@ function readAppend(value: string, cwd: string): string {
 /** The session a run starts with; one it will append to is locked first (SessionInUseError). */
 export async function openSession(cwd: string, choice: SessionChoice, sessionDir?: string, onInUse?: CreateAgentSessionOptions["onSessionInUse"]): Promise<SessionManager> {
 	const session = await chooseSession(cwd, choice, sessionDir);
+	// A new session's file has a name no one else knows and does not exist yet: its first write takes
+	// the lock (SessionManager's flush), so a start makes no lock file before it needs one.
+	if (choice.kind === "new") return session;
 	try {
 		session.lockForWriting();
 	} catch (error) {
