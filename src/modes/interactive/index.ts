@@ -91,6 +91,8 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);
+	// Its handlers are where Bun builds process.stdin and process.stdout (tty streams and their modules).
+	mark("terminal streams");
 	// Under tmux, links wait for tmux's answer; a screen already drawn is drawn again if they turn on.
 	let drawn = false;
 	const redrawWithLinks = () => {
