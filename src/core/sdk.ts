@@ -325,7 +325,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const builtins = createBuiltinTools(cwd);
 	const byName = new Map<string, AgentTool<any, any, any>>(builtins.tools.map((t) => [t.name, t]));
 	const active: string[] = options.noBuiltinTools || options.noTools ? [] : [...builtins.defaultActive];
-	const extensionTools = (loaded?.extensions ?? []).flatMap((e) => [...e.tools.values()].map((t) => t.definition));
+	const extensionTools: AgentTool<any, any, any>[] = [];
+	for (const e of loaded?.extensions ?? []) for (const t of e.tools.values()) extensionTools.push(t.definition);
 	for (const tool of options.extraTools ?? []) byName.set(tool.name, tool);
 	// What reload restores before extensions register their tools again.
 	const baseTools = [...byName.values()];
