@@ -58,7 +58,8 @@ async function load(entries: ExtensionEntry[], cwd: string, tiled = false): Prom
 
 /** AGENT_TIMING: trust and discovery since the phase's previous row, less each entry's resolve (its file row has it). */
 function discoveryRow(discovery: DiscoveryResult): void {
-	const resolving = discovery.entries.reduce((n, e) => n + e.resolveMs, 0);
+	let resolving = 0;
+	for (const e of discovery.entries) resolving += e.resolveMs;
 	tile("trust, settings, discovery", resolving);
 }
 

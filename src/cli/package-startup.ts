@@ -28,7 +28,7 @@ export async function preparePackages(args: Args, cwd: string, options: PackageS
 	const { scopes, report } = options;
 	// `-ne` and no `-e` package (`-e ./guard.ts` names a file): settings are not read and no package is
 	// named, so there is nothing to import or check.
-	if (args.noExtensions && !args.extensions.some(isRemoteSource)) return [];
+	if (args.noExtensions && (args.extensions.length === 0 || !args.extensions.some(isRemoteSource))) return [];
 	const { forgetResolvedPackages, packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
 	// Folders may have changed since they were last read (another agent's install, before a /reload).
 	forgetResolvedPackages();

@@ -152,6 +152,9 @@ function readAppend(value: string, cwd: string): string {
 /** The session a run starts with; one it will append to is locked first (SessionInUseError). */
 export async function openSession(cwd: string, choice: SessionChoice, sessionDir?: string, onInUse?: CreateAgentSessionOptions["onSessionInUse"]): Promise<SessionManager> {
 	const session = await chooseSession(cwd, choice, sessionDir);
+	// A new session's file has a name no one else knows and does not exist yet: its first write takes
+	// the lock (SessionManager's flush), so a start makes no lock file before it needs one.
+	if (choice.kind === "new") return session;
 	try {
 		session.lockForWriting();
 	} catch (error) {
@@ -322,7 +325,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	const builtins = createBuiltinTools(cwd);
 	const byName = new Map<string, AgentTool<any, any, any>>(builtins.tools.map((t) => [t.name, t]));
 	const active: string[] = options.noBuiltinTools || options.noTools ? [] : [...builtins.defaultActive];
-	const extensionTools = (loaded?.extensions ?? []).flatMap((e) => [...e.tools.values()].map((t) => t.definition));
+	const extensionTools: AgentTool<any, any, any>[] = [];
+	for (const e of loaded?.extensions ?? []) for (const t of e.tools.values()) extensionTools.push(t.definition);
 	for (const tool of options.extraTools ?? []) byName.set(tool.name, tool);
 	// What reload restores before extensions register their tools again.
 	const baseTools = [...byName.values()];

@@ -41,7 +41,8 @@ export async function runPrintMode(session: AgentSession, host: ExtensionHost, o
 				})
 			: undefined;
 	try {
-		for (const [i, prompt] of options.prompts.entries()) {
+		for (let i = 0; i < options.prompts.length; i++) {
+			const prompt = options.prompts[i]!;
 			const result = await host.submit(prompt, { images: i === 0 ? options.images : undefined, source: "interactive" }).catch((error: unknown) => {
 				if (options.modelError && error instanceof Error && error.name === "NoModelError") throw options.modelError;
 				throw error;

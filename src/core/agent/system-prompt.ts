@@ -69,9 +69,10 @@ export function buildSystemPrompt(options: BuildSystemPromptOptions): string {
 		const listed = tools.filter((t) => options.toolSnippets?.[t]).map((t) => `- ${t}: ${options.toolSnippets![t]}`);
 		if (listed.length > 0) parts.push(`Available tools:\n${listed.join("\n")}`);
 		// Tool-specific advice comes from each selected tool's guidelines; a Set says each line once.
-		const guidelines = new Set(
-			[...tools.flatMap((t) => options.toolGuidelines?.[t] ?? []), ...(options.promptGuidelines ?? []), GENERAL_GUIDELINE].map((g) => g.trim()).filter(Boolean),
-		);
+		const lines: string[] = [];
+		for (const t of tools) lines.push(...(options.toolGuidelines?.[t] ?? []));
+		lines.push(...(options.promptGuidelines ?? []), GENERAL_GUIDELINE);
+		const guidelines = new Set(lines.map((g) => g.trim()).filter(Boolean));
 		parts.push(`Guidelines:\n${[...guidelines].map((g) => `- ${g}`).join("\n")}`);
 	}
 	if (options.contextFiles && options.contextFiles.length > 0) {

@@ -11,7 +11,8 @@ export interface CommandResolution {
 
 /** Give each extension command its invocation name; suffixes skip names already taken. */
 export function resolveCommandNames(extensions: Extension[]): CommandResolution {
-	const all: RegisteredCommand[] = extensions.flatMap((e) => [...e.commands.values()]);
+	const all: RegisteredCommand[] = [];
+	for (const e of extensions) all.push(...e.commands.values());
 	const counts = new Map<string, number>();
 	for (const c of all) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
 	const taken = new Set(all.filter((c) => counts.get(c.name) === 1).map((c) => c.name));

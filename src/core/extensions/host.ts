@@ -177,7 +177,8 @@ export class ExtensionHost {
 		this.resources = options.resources;
 		this.ui = options.ui ?? createNoopUI();
 		this.hasUI = options.hasUI ?? false;
-		const extensionTools = new Set(this.extensions.flatMap((e) => [...e.tools.values()].map((t) => t.definition)));
+		const extensionTools = new Set<unknown>();
+		for (const e of this.extensions) for (const t of e.tools.values()) extensionTools.add(t.definition);
 		this.baseTools = options.baseTools ?? this.session.getAllTools().filter((t) => !extensionTools.has(t as never));
 		this.builtinToolNames = new Set(options.builtinToolNames ?? this.baseTools.map((t) => t.name));
 		this.runner = this.createRunner();

@@ -120,6 +120,8 @@ export function resolveModel(registry: Registry, pattern: string, options: { pro
 
 /** Prefer models with a key, then an exact or prefix match, then provider order, then the shorter id. */
 function best(models: Model[], query: string, registry: Registry): Model {
+	// The usual case (`--model provider/id`): one match, nothing to rank.
+	if (models.length === 1) return models[0]!;
 	const q = normalizeForMatch(query);
 	const order = (p: string) => {
 		const i = (DEFAULT_PROVIDER_ORDER as readonly string[]).indexOf(p);

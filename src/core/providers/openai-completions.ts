@@ -51,7 +51,7 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 		const params = await applyOnPayload(options, buildParams(model, context, options));
 		let response: Response;
 		try {
-			response = await fetch(`${model.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
+			response = await fetch(`${trimTrailingSlashes(model.baseUrl)}/chat/completions`, {
 				method: "POST",
 				headers: requestHeaders(model, options),
 				// Without an onPayload hook the body is ours: the JSON of what was sent before is kept.
@@ -112,6 +112,11 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
  * What the SDK sent: JSON both ways and the key as a bearer token; the model's and the caller's
  * headers win. A plain record, names lower-cased as Headers would (so "Authorization" replaces ours).
  */
+/** `url` without trailing slashes. Most base URLs have none, and then no regex runs (a first replace with one costs ~0.1 ms of a start). */
+function trimTrailingSlashes(url: string): string {
+	return url.endsWith("/") ? url.replace(/\/+$/, "") : url;
+}
+
 function requestHeaders(model: Model, options: StreamOptions | undefined): Record<string, string> {
 	const headers: Record<string, string> = { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${options?.apiKey || PLACEHOLDER_KEY}` };
 	addHeaders(headers, model.headers);

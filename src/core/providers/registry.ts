@@ -398,12 +398,21 @@ export class ModelRegistry {
 		for (const [name, config] of this.registered) this.apply(name, config, "extension");
 		// A virtual model hides a physical one of the same provider and id.
 		const virtual = this.virtual.models();
-		this.models = this.models.filter((m) => !virtual.some((v) => v.provider === m.provider && v.id === m.id));
-		this.models.push(...virtual);
+		if (virtual.length > 0) {
+			this.models = this.models.filter((m) => !virtual.some((v) => v.provider === m.provider && v.id === m.id));
+			this.models.push(...virtual);
+		}
 		// A provider only virtual models belong to (`jev/auto`) is still a provider `--model` can name.
 		for (const v of virtual) {
 			if (!this.providers.has(v.provider)) this.providers.set(v.provider, { name: v.provider, api: VIRTUAL_API, headers: {}, authHeader: false, builtin: false, userConfigured: false });
 		}
+	}
+
+	/** Where `provider`'s model `id` is in the merged list; -1 if absent. */
+	private indexOf(provider: string, id: string): number {
+		// A loop, not findIndex: this runs at every start, and a builtin's first call costs more than the search.
+		for (let i = 0; i < this.models.length; i++) if (this.models[i]!.provider === provider && this.models[i]!.id === id) return i;
+		return -1;
 	}
 
 	private apply(name: string, config: ProviderConfigJson, from: "models.json" | "extension"): void {
@@ -432,18 +441,18 @@ export class ModelRegistry {
 			if (config.compat) m.compat = { ...m.compat, ...config.compat };
 		}
 		for (const modelConfig of config.models ?? []) {
-			const index = this.models.findIndex((m) => own(m) && m.id === modelConfig.id);
+			const index = this.indexOf(name, modelConfig.id);
 			const model = modelFromConfig(state, modelConfig, index >= 0 ? this.models[index] : undefined);
 			if (index >= 0) this.models[index] = model;
 			else this.models.push(model);
 		}
 		for (const [id, override] of Object.entries(config.modelOverrides ?? {})) {
-			const index = this.models.findIndex((m) => own(m) && m.id === id);
+			const index = this.indexOf(name, id);
 			if (index >= 0) this.models[index] = modelFromConfig(state, { id, ...override }, this.models[index]);
 		}
 		// A local server runs what the user pulled: the first model they list is the one to use.
 		if (!state.envKey && config.models?.[0]) state.defaultModel = config.models[0].id;
-		if (!state.defaultModel || !this.models.some((m) => own(m) && m.id === state.defaultModel)) {
+		if (!state.defaultModel || this.indexOf(name, state.defaultModel) < 0) {
 			state.defaultModel = this.models.find(own)?.id;
 		}
 	}
@@ -510,7 +519,15 @@ function modelProblems(name: string, config: ProviderConfigJson, builtin: Builti
 
 function checkModelsJson(value: ModelsJson, builtins: BuiltinProvider[]): ConfigProblem | undefined {
 	for (const [name, config] of Object.entries(value.providers ?? {})) {
-		const problem = modelProblems(name.replace(/~/g, "~0").replace(/\//g, "~1"), config, builtins.find((b) => b.name === name));
+		// The name as a JSON pointer segment (RFC 6901); most names need no escape.
+		const segment = name.includes("~") || name.includes("/") ? name.replace(/~/g, "~0").replace(/\//g, "~1") : name;
+		let builtin: BuiltinProvider | undefined;
+		for (const b of builtins) {
+			if (b.name !== name) continue;
+			builtin = b;
+			break;
+		}
+		const problem = modelProblems(segment, config, builtin);
 		if (problem) return problem;
 	}
 	return undefined;

@@ -105,7 +105,9 @@ export class ResourceSet {
 	/** What a scope's packages contribute of one kind, as sources named after each package. */
 	private packagePaths(kind: "skills" | "prompts", scope: ResolvedPackage["scope"]): ResourcePath[] {
 		const as = scope === "temporary" ? "path" : scope;
-		return this.packages.filter((p) => p.scope === scope).flatMap((p) => p.resources[kind].map((path) => ({ path, scope: as, origin: p.source }) satisfies ResourcePath));
+		const out: ResourcePath[] = [];
+		for (const p of this.packages) if (p.scope === scope) for (const path of p.resources[kind]) out.push({ path, scope: as, origin: p.source });
+		return out;
 	}
 
 	/** Replace what extensions contributed (each `resources_discover`) and load again. */

@@ -145,7 +145,7 @@ export class SessionManager {
 		// A file on disk needs no message indexed (see indexKinds): the parser lists the rest.
 		for (const entry of state.onDisk && state.parsedWhole ? state.parsedWhole : this.entries) this.indexKinds(entry);
 		this.chain = state.chain ?? chainLength(this.entries);
-		this.leafId = this.entries.at(-1)?.id ?? null;
+		this.leafId = this.entries[this.entries.length - 1]?.id ?? null;
 		this.initialLeafId = this.leafId;
 		this.fromFile = this.entries.length;
 		this.deferred = state.deferred;

@@ -91,7 +91,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);
-	// process.stdin and process.stdout are built here (Bun makes them on first use): a row of their own.
+	// Its handlers are where Bun builds process.stdin and process.stdout (tty streams and their modules).
 	mark("terminal streams");
 	// Under tmux, links wait for tmux's answer; a screen already drawn is drawn again if they turn on.
 	let drawn = false;

@@ -201,6 +201,14 @@ describe("models.json", () => {
 		);
 	});
 
+	test("a provider name with / or ~ is escaped in the pointer that finds the model's line", async () => {
+		await using world = new TempWorld();
+		const path = writeModels(world, '{ "providers": {\n  "ok": { "baseUrl": "http://x/v1", "api": "openai-completions", "models": [{ "id": "a" }] },\n  "my/lab~x": { "baseUrl": "http://x/v1",\n    "models": [{ "id": "m1" }] } } }');
+		expect(errorOf(() => registry(world)).message).toBe(
+			`${path}:4:16: model "m1" of provider "my~1lab~0x" has no "api": set "api" on the provider or the model ("openai-completions" or "anthropic-messages")`,
+		);
+	});
+
 	test("an empty file is an empty config", async () => {
 		await using world = new TempWorld();
 		writeModels(world, "\n");

@@ -1,0 +1,36 @@
+// Builtins a print run does not call, read from the binary itself with a preload that counts them
+// (test/support/builtin-calls.ts). JavaScriptCore compiles a builtin such as flatMap, reduce or a
+// regex replace on its first call (40–150 µs each in the binary), so `agent -ne --no-session -p`
+// avoids those its start-up and one request do not need; this keeps them from coming back unseen.
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { MODEL, mockWorld } from "../support/world.ts";
+
+const preload = resolve(import.meta.dir, "../support/builtin-calls.ts");
+
+/** Builtins the round trip's path does without (loops, a length check, endsWith before a regex). */
+const NOT_IN_A_ROUND_TRIP = ["Array#flatMap", "Array#flat", "Array#reduce", "Array#some", "Array#find", "Array#findIndex", "Array#sort", "Array#at", "Array#entries", "String#replace/re"];
+
+function builtinCalls(stderr: string): string[] {
+	const line = stderr.split("\n").find((l) => l.startsWith("Builtin calls: "));
+	if (line === undefined) throw new Error(`no "Builtin calls:" line on stderr:\n${stderr}`);
+	return line.slice("Builtin calls: ".length).split(" ").filter(Boolean);
+}
+
+describe("cold builtins, as the binary calls them", () => {
+	test("agent -ne --no-session -p answers without calling builtins it does not need", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "hi" });
+		const r = await world.run(["-ne", "--no-session", "--model", MODEL.openai, "-p", "hello"], { env: { BUN_OPTIONS: `--preload ${preload}` } });
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe("hi\n");
+		expect(builtinCalls(r.stderr).filter((name) => NOT_IN_A_ROUND_TRIP.includes(name))).toEqual([]);
+	});
+
+	test("the check can fail: a run that lists models sorts them", async () => {
+		await using world = await mockWorld();
+		const r = await world.run(["-ne", "--list-models"], { env: { BUN_OPTIONS: `--preload ${preload}` } });
+		expect(r.code).toBe(0);
+		expect(builtinCalls(r.stderr)).toContain("Array#sort");
+	});
+});
