@@ -8,13 +8,15 @@ const wordSegmenter = new Intl.Segmenter(undefined, { granularity: "word" });`;
 
 // The same Segmenter surface pi-tui and extensions use (segment, with containing(); resolvedOptions).
 // A standalone run's segments are its code units: what Intl.Segmenter gives for it, by the rule the
-// function is named for (no grapheme rule joins two such units).
+// function is named for (no grapheme rule joins two such units). A loop, not Array.from: that builtin
+// is compiled on its first call, and the first frame would be its only caller (pi-tui-constants.ts).
 const LAZY = `let graphemeSegmenterInstance;
 let wordSegmenterInstance;
 const realGraphemeSegmenter = () => (graphemeSegmenterInstance ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }));
 const realWordSegmenter = () => (wordSegmenterInstance ??= new Intl.Segmenter(undefined, { granularity: "word" }));
 function standaloneSegments(input) {
-    const segments = Array.from(input, (segment, index) => ({ segment, index, input }));
+    const segments = [];
+    for (let index = 0; index < input.length; index++) segments.push({ segment: input[index], index, input });
     segments.containing = (index = 0) => segments[Math.trunc(Number(index)) || 0];
     return segments;
 }

@@ -1,20 +1,56 @@
 // Builtins a print run does not call, read from the binary itself with a preload that counts them
 // (test/support/builtin-calls.ts). JavaScriptCore compiles a builtin such as flatMap, reduce or a
 // regex replace on its first call (40–150 µs each in the binary), so `agent -ne --no-session -p`
-// avoids those its start-up and one request do not need; this keeps them from coming back unseen.
+// avoids those its start-up and one request do not need, and the TUI those its first frame does not;
+// this keeps them from coming back unseen.
 import { describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
-import { MODEL, mockWorld } from "../support/world.ts";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { agentBinary } from "../support/agent.ts";
+import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 
 const preload = resolve(import.meta.dir, "../support/builtin-calls.ts");
 
 /** Builtins the round trip's path does without (loops, a length check, endsWith before a regex). */
-const NOT_IN_A_ROUND_TRIP = ["Array#flatMap", "Array#flat", "Array#reduce", "Array#some", "Array#find", "Array#findIndex", "Array#sort", "Array#at", "Array#entries", "String#replace/re"];
+const NOT_IN_A_ROUND_TRIP = ["Array#flatMap", "Array#flat", "Array#reduce", "Array#some", "Array#find", "Array#findIndex", "Array#sort", "Array#at", "Array#entries", "String#replace/re", "String#padStart"];
 
-function builtinCalls(stderr: string): string[] {
-	const line = stderr.split("\n").find((l) => l.startsWith("Builtin calls: "));
-	if (line === undefined) throw new Error(`no "Builtin calls:" line on stderr:\n${stderr}`);
-	return line.slice("Builtin calls: ".length).split(" ").filter(Boolean);
+/**
+ * Builtins the TUI's first frame (-ne, no model: a first-time user's screen) does without: the header,
+ * the no-model help, the footer, a new session's first id and pi-tui's top-level constants (literals in
+ * the binary). pi-tui's own code before the frame calls some, every, find, findIndex, repeat and
+ * replaceAll, so those stay.
+ */
+const NOT_IN_THE_FIRST_FRAME = ["Array#flatMap", "Array#sort", "Array#at", "Array#entries", "Array.from", "String#padStart"];
+
+function builtinCalls(stderr: string, prefix = "Builtin calls: "): string[] {
+	const line = stderr.split("\n").find((l) => l.startsWith(prefix));
+	if (line === undefined) throw new Error(`no "${prefix}" line on stderr:\n${stderr}`);
+	return line.slice(prefix.length).split(" ").filter(Boolean);
+}
+
+/** `agent -ne` (no model) in a pseudo-terminal up to its first frame, then ctrl+d: the builtins called by the start-up's end. */
+async function firstFrameCalls(world: MockWorld): Promise<string[]> {
+	const errFile = join(world.root, "tui-stderr.txt");
+	let seen = "";
+	const decoder = new TextDecoder();
+	const proc = Bun.spawn(["sh", "-c", `exec "$@" 2>"${errFile}"`, "sh", agentBinary(), "-ne"], {
+		cwd: world.cwd,
+		env: world.environment({ TERM: "xterm-256color", BUN_OPTIONS: `--preload ${preload}` }),
+		terminal: { cols: 120, rows: 40, data: (_t, data) => void (seen += decoder.decode(data, { stream: true })) },
+	});
+	try {
+		const deadline = Date.now() + 15_000;
+		while (!seen.includes("───")) {
+			if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`no editor on the screen; output:\n${JSON.stringify(seen.slice(-3000))}`);
+			await Bun.sleep(20);
+		}
+		proc.terminal!.write("\x04");
+		expect(await proc.exited).toBe(0);
+	} finally {
+		if (proc.exitCode === null) proc.kill("SIGKILL");
+		proc.terminal?.close();
+	}
+	return builtinCalls(readFileSync(errFile, "utf8"), "Builtin calls by the start-up's end: ");
 }
 
 describe("cold builtins, as the binary calls them", () => {
@@ -26,6 +62,14 @@ describe("cold builtins, as the binary calls them", () => {
 		expect(r.stdout).toBe("hi\n");
 		expect(builtinCalls(r.stderr).filter((name) => NOT_IN_A_ROUND_TRIP.includes(name))).toEqual([]);
 	});
+
+	test("the TUI's first frame, with no model configured, calls none of the builtins it does without", async () => {
+		await using world = await mockWorld();
+		const calls = await firstFrameCalls(world);
+		// The check sees the frame's own calls: the editor's trigger pattern replaces with a regex.
+		expect(calls).toContain("String#replace/re");
+		expect(calls.filter((name) => NOT_IN_THE_FIRST_FRAME.includes(name))).toEqual([]);
+	}, 30_000);
 
 	test("the check can fail: a run that lists models sorts them", async () => {
 		await using world = await mockWorld();

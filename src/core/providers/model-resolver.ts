@@ -49,7 +49,7 @@ export function noModelMessage(paths: { modelsPath: string; authPath: string }):
 	// The key table the catalogue's providers take theirs from: not the catalogue itself, whose models
 	// are built on each call (twice before a first-time user's first frame).
 	const envKeys = Object.values(BUILTIN_ENV_KEYS);
-	const keys = `${envKeys.slice(0, -1).join(", ")} or ${envKeys.at(-1)}`;
+	const keys = `${envKeys.slice(0, -1).join(", ")} or ${envKeys[envKeys.length - 1]}`;
 	return [
 		"No model is configured. Set one up in any of these ways:",
 		`  - an API key in the environment: ${keys}`,

@@ -75,7 +75,9 @@ export function newEntryId(taken: { has(id: string): boolean }): string {
 	const words = new Uint32Array(1);
 	for (;;) {
 		crypto.getRandomValues(words);
-		const id = words[0]!.toString(16).padStart(8, "0");
+		// Zero-padded by hand: padStart is a builtin compiled on its first call, and a new session's first id would be its only caller.
+		const hex = words[0]!.toString(16);
+		const id = "00000000".slice(hex.length) + hex;
 		if (!taken.has(id)) return id;
 	}
 }

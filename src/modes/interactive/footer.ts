@@ -120,6 +120,14 @@ function spread(left: string, right: string, width: number): string {
 	return truncateToWidth(`${truncateToWidth(left, Math.max(0, width - visibleWidth(right) - 2))}  ${right}`, width);
 }
 
+/** The extension statuses by key, each made one line, joined by spaces. Called only when there are some (sort is compiled on its first call). */
+function statusLine(statuses: ReadonlyMap<string, string>): string {
+	return [...statuses.entries()]
+		.sort(([a], [b]) => a.localeCompare(b))
+		.map(([, text]) => text.replace(/[\r\n\t]/g, " ").replace(/ +/g, " ").trim())
+		.join(" ");
+}
+
 export class FooterView implements Component {
 	private figures: FooterFigures | undefined;
 	private cache: { width: number; lines: string[] } | undefined;
@@ -153,11 +161,8 @@ export class FooterView implements Component {
 		if (f.context) usage.push(`${f.context.percent === null ? "?" : f.context.percent.toFixed(1)}%/${short(f.context.window)}`);
 		const model = f.model ? `${f.model}${f.thinking ? ` • ${f.thinking}` : ""}` : "no model (/model)";
 		const lines = [theme.fg("dim", truncateToWidth(where, width)), theme.fg("dim", spread(usage.join(" "), model, width))];
-		// Extension statuses on one line, by key, each on one line of its own (as pi's footer).
-		const statuses = [...this.data.statuses.entries()]
-			.sort(([a], [b]) => a.localeCompare(b))
-			.map(([, text]) => text.replace(/[\r\n\t]/g, " ").replace(/ +/g, " ").trim());
-		if (statuses.length > 0) lines.push(truncateToWidth(statuses.join(" "), width, theme.fg("dim", "...")));
+		// Extension statuses on one line (as pi's footer).
+		if (this.data.statuses.size > 0) lines.push(truncateToWidth(statusLine(this.data.statuses), width, theme.fg("dim", "...")));
 		this.cache = { width, lines };
 		return lines;
 	}

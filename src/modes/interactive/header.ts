@@ -28,12 +28,17 @@ export class HeaderView implements Component {
 	render(width: number): readonly string[] {
 		if (this.cache?.width === width) return this.cache.lines;
 		const theme = currentTheme();
-		const lines = this.lines(this.expanded).flatMap((line, i) => {
+		const source = this.lines(this.expanded);
+		// A loop, not flatMap: a builtin is compiled on its first call, and the first frame would pay for it.
+		const lines: string[] = [];
+		for (let i = 0; i < source.length; i++) {
+			const line = source[i]!;
 			// The name line stands out; section titles are accented like pi's.
 			const at = i + this.offset;
 			const styled = at === 0 ? theme.bold(line) : /^\[.*\]$/.test(line) ? theme.fg("accent", line) : at === 1 ? theme.fg("muted", line) : line;
-			return line === "" ? [""] : wrapIndented(styled, Math.max(1, width), "", "");
-		});
+			if (line === "") lines.push("");
+			else lines.push(...wrapIndented(styled, Math.max(1, width), "", ""));
+		}
 		this.cache = { width, lines };
 		return lines;
 	}

@@ -58,7 +58,7 @@ export class EditorSlot extends Container {
 	}
 
 	get current(): Component {
-		return this.modals.at(-1) ?? this.editor;
+		return this.modals[this.modals.length - 1] ?? this.editor;
 	}
 
 	get editorComponent(): Component {

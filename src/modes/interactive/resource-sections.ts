@@ -79,5 +79,8 @@ export function resourceConflictSections(input: Pick<ResourceSectionsInput, "ski
 
 /** Sections as printed: a blank line, `[Title]`, then the section's lines. */
 export function sectionLines(sections: readonly StartupSection[]): string[] {
-	return sections.flatMap((s) => ["", `[${s.title}]`, ...s.lines]);
+	// A loop, not flatMap: that builtin is compiled on its first call, and the first frame comes here.
+	const lines: string[] = [];
+	for (const s of sections) lines.push("", `[${s.title}]`, ...s.lines);
+	return lines;
 }

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EntryIndex, FileIds, idKey } from "../../../src/core/session/entry-index.ts";
 import type { SessionEntry, SessionTreeNode } from "../../../src/core/session/session-entries.ts";
-import { nodeSessionFileOps, parseSessionText } from "../../../src/core/session/session-file.ts";
+import { newEntryId, nodeSessionFileOps, parseSessionText } from "../../../src/core/session/session-file.ts";
 import { SessionManager } from "../../../src/core/session/session-manager.ts";
 import { assistant, tempDir, user } from "./fixtures.ts";
 
@@ -74,6 +74,23 @@ function randomSession(seed: number, n: number, reuseDamaged = true): string {
 const treeIds = (nodes: SessionTreeNode[]): unknown[] => nodes.map((n) => [n.entry.id, n.label, treeIds(n.children)]);
 
 describe("ids known by their numbers", () => {
+	test("newEntryId: 8 hex digits, zero-padded, skipping ids already taken", () => {
+		const draws = [0, 0xabc, 0xabc, 0x1234567, 0xffffffff];
+		const getRandomValues = crypto.getRandomValues;
+		crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T): T => {
+			(array as unknown as Uint32Array)[0] = draws.shift()!;
+			return array;
+		}) as typeof crypto.getRandomValues;
+		try {
+			expect(newEntryId(new Set())).toBe("00000000");
+			expect(newEntryId(new Set())).toBe("00000abc");
+			expect(newEntryId(new Set(["00000abc"]))).toBe("01234567");
+			expect(newEntryId(new Set())).toBe("ffffffff");
+		} finally {
+			crypto.getRandomValues = getRandomValues;
+		}
+	});
+
 	test("idKey: 8 characters read in hex; anything else has none", () => {
 		expect(idKey("0000000a")).toBe(10);
 		expect(idKey("0000000A")).toBe(10);

@@ -31,7 +31,7 @@ export function wrapIndented(text: string, width: number, indent = MARGIN, first
 	const out: string[] = [];
 	// Plain or one-colour ASCII (most lines, and the first frame's) skips pi-tui's per-character walk.
 	const rows = wrapAsciiLine(text, inner) ?? wrapTextWithAnsi(text, inner);
-	for (const [i, line] of rows.entries()) out.push(i === 0 ? firstIndent + line : rest + line.trimStart());
+	for (let i = 0; i < rows.length; i++) out.push(i === 0 ? firstIndent + rows[i]! : rest + rows[i]!.trimStart());
 	return out.length > 0 ? out : [firstIndent.trimEnd()];
 }
 

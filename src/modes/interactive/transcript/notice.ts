@@ -26,7 +26,11 @@ export class NoticeView extends Block {
 			if (this.kind === "info") return theme.fg("muted", line);
 			return line;
 		};
-		return this.text.split("\n").flatMap((line, i) => wrapIndented(paint(line, i), width, MARGIN));
+		// A loop, not flatMap (compiled on its first call, and the no-model help is in the first frame).
+		const lines = this.text.split("\n");
+		const out: string[] = [];
+		for (let i = 0; i < lines.length; i++) out.push(...wrapIndented(paint(lines[i]!, i), width, MARGIN));
+		return out;
 	}
 }
 
