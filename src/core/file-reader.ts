@@ -76,15 +76,15 @@ function readCheckedFile(path: string, options: ReadTextOptions): string | undef
 	const maxBytes = options.maxBytes ?? MAX_CONFIG_BYTES;
 	let stats: Stats | undefined;
 	try {
-		// Absent is an answer, not an error: most files a start looks for are not there, and a thrown
-		// ENOENT costs three times the stat (its error object and stack, measured in the binary).
+		// An absent file (most settings, key and context files at a start) is an answer, not an error to build.
 		stats = statSync(path, { throwIfNoEntry: false });
 	} catch (error) {
-		// A parent that is a file: there is no such file to read either.
-		if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+		const code = (error as NodeJS.ErrnoException).code;
+		// Absent, or a parent that is a file: there is no such file to read.
+		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
 		throw new FileReadError(path, `cannot be read: ${systemReason(error)}`);
 	}
-	if (!stats) return undefined;
+	if (stats === undefined) return undefined;
 	if (!stats.isFile()) throw new FileReadError(path, `is ${kindOfNode(stats)}, not a file; it was not read`);
 	if (stats.size > maxBytes) throw new FileReadError(path, `is too large to read (${sizeText(stats.size)}; the limit is ${sizeText(maxBytes)})`);
 	let fd: number;

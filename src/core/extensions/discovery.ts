@@ -1,7 +1,7 @@
 // Where extensions come from and in what order (SPEC §3): the project dir (trusted only), the user
 // dir, settings `extensions`, then `-e`; one level deep; deduplicated by real path, first wins.
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { join, resolve } from "node:path";
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { expandHome } from "../../config.ts";
 import { FileReadError, readJsonFile } from "../file-reader.ts";
 import type { SourceInfo, SourceScope } from "./types.ts";
@@ -174,6 +174,38 @@ function realPath(path: string): string {
 	}
 }
 
+/** What `path` is, and whether the path itself is a symlink; undefined when it does not exist (a broken link included). */
+function linkKindOf(path: string): { kind: "file" | "dir"; link: boolean } | undefined {
+	try {
+		const own = lstatSync(path, { throwIfNoEntry: false });
+		if (own === undefined) return undefined;
+		if (!own.isSymbolicLink()) return { kind: own.isDirectory() ? "dir" : "file", link: false };
+		const kind = kindOf(path);
+		return kind && { kind, link: true };
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Real paths for one discovery. On Linux a path that is not itself a symlink is its folder's real
+ * path and its own name, so the files of one folder (twenty `-e` files side by side) cost one
+ * realpath between them and an lstat each. Elsewhere (macOS answers a name in its on-disk case) and
+ * for a symlink, the system's realpath.
+ */
+export function createRealPaths(platform: NodeJS.Platform = process.platform): (file: string, link?: boolean) => string {
+	if (platform !== "linux") return realPath;
+	const folders = new Map<string, string>();
+	return (file, link) => {
+		// Only an absolute, normalized path is its folder and its name (a realpath normalizes the rest).
+		if (file !== resolve(file) || (link ?? linkKindOf(file)?.link ?? true)) return realPath(file);
+		const folder = dirname(file);
+		let real = folders.get(folder);
+		if (real === undefined) folders.set(folder, (real = realPath(folder)));
+		return join(real, basename(file));
+	};
+}
+
 /** Resolve every source in load order. Pure apart from reading the filesystem. */
 export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 	const warnings: DiscoveryWarning[] = [];
@@ -181,10 +213,12 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 	const untrustedProject: ExtensionEntry[] = [];
 	const seen = new Set<string>();
 	const manifests = new Map<string, string>();
+	const realPathOf = createRealPaths();
 
-	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false, origin: SourceInfo["origin"] = "top-level", missingReason?: string) => {
+	/** `link`: whether `file` itself is a symlink, when the caller already knows. */
+	const add = (list: ExtensionEntry[], file: string, shownAs: string, scope: SourceScope, source: string, baseDir: string, missing = false, origin: SourceInfo["origin"] = "top-level", missingReason?: string, link?: boolean) => {
 		const started = performance.now();
-		const resolvedPath = missing ? file : realPath(file);
+		const resolvedPath = missing ? file : realPathOf(file, link);
 		if (list === entries) {
 			if (seen.has(resolvedPath)) return;
 			seen.add(resolvedPath);
@@ -204,14 +238,17 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveryResult {
 	};
 	const addExplicit = (list: ExtensionEntry[], p: ExplicitPath, scope: SourceScope, source: string) => {
 		const abs = resolve(p.baseDir, expandHome(p.value));
-		// One stat says whether the path exists and whether it is a folder (a -e file costs a stat and a realpath).
-		const kind = kindOf(abs);
-		if (!kind) {
+		// One lstat says whether the path exists, whether it is a folder and whether it is a symlink (a -e
+		// file that is not one costs that lstat; its folder's realpath is shared with the files beside it).
+		const found = linkKindOf(abs);
+		if (!found) {
 			add(list, abs, scope === "temporary" ? p.value : abs, scope, source, p.baseDir, true);
 			return;
 		}
-		const baseDir = kind === "dir" ? abs : p.baseDir;
-		for (const file of explicitEntries(abs, kind, warnings, manifests)) add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, baseDir);
+		const baseDir = found.kind === "dir" ? abs : p.baseDir;
+		for (const file of explicitEntries(abs, found.kind, warnings, manifests)) {
+			add(list, file, scope === "temporary" && file === abs ? p.value : file, scope, source, baseDir, false, "top-level", undefined, file === abs ? found.link : undefined);
+		}
 	};
 
 	if (!input.noExtensions) {

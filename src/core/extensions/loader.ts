@@ -74,11 +74,19 @@ function seconds(ms: number): string {
 	return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-/** A name registered by an earlier extension: `Tool "x" conflicts with <path>`. */
-function findConflict(extension: Extension, loaded: Extension[]): string | undefined {
+type Names = { tools: ReadonlyMap<string, unknown>; flags: ReadonlyMap<string, unknown> };
+
+/**
+ * A name registered by an earlier extension: `Tool "x" conflicts with <path>`. The new extension's
+ * names are listed once, not by a Map iterator per earlier extension.
+ */
+export function findConflict(extension: Names, loaded: readonly (Names & { path: string })[]): string | undefined {
+	if (extension.tools.size === 0 && extension.flags.size === 0) return undefined;
+	const tools = [...extension.tools.keys()];
+	const flags = [...extension.flags.keys()];
 	for (const other of loaded) {
-		for (const name of extension.tools.keys()) if (other.tools.has(name)) return `Tool "${name}" conflicts with ${other.path}`;
-		for (const name of extension.flags.keys()) if (other.flags.has(name)) return `Flag "--${name}" conflicts with ${other.path}`;
+		for (const name of tools) if (other.tools.has(name)) return `Tool "${name}" conflicts with ${other.path}`;
+		for (const name of flags) if (other.flags.has(name)) return `Flag "--${name}" conflicts with ${other.path}`;
 	}
 	return undefined;
 }

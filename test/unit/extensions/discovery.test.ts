@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { discoverExtensions, discoverExtensionsInDir, type DiscoveryInput } from "../../../src/core/extensions/discovery.ts";
+import { createRealPaths, discoverExtensions, discoverExtensionsInDir, type DiscoveryInput } from "../../../src/core/extensions/discovery.ts";
 
 const root = mkdtempSync(join(realpathSync(tmpdir()), "agent-discovery-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -119,5 +119,48 @@ describe("discoverExtensions", () => {
 			["./dangling.ts", "/proj/dangling.ts", "/proj", true],
 		]);
 		expect(r.warnings).toEqual([]);
+	});
+
+	test("-e paths through a linked folder and a linked file get the real path of what they point at", () => {
+		put("real-dir/x.ts");
+		put("real-dir/y.ts");
+		symlinkSync(join(root, "real-dir"), join(root, "proj/dir-link"));
+		symlinkSync(join(root, "real-dir/y.ts"), join(root, "proj/y-link.ts"));
+		const r = discoverExtensions(base({ noExtensions: true, cliPaths: ["./dir-link/x.ts", "./y-link.ts", "./dir-link/y.ts"] }));
+		expect(r.entries.map((e) => [e.path, e.resolvedPath.replace(root, "")])).toEqual([
+			["./dir-link/x.ts", "/real-dir/x.ts"],
+			["./y-link.ts", "/real-dir/y.ts"],
+		]);
+	});
+});
+
+describe("createRealPaths", () => {
+	test("answers what realpathSync answers: plain files, files in linked folders, linked files, folders, missing paths, unnormalized paths", () => {
+		put("rp/a/one.ts");
+		put("rp/a/two.ts");
+		put("rp/b/three.ts");
+		mkdirSync(join(root, "rp/a/sub"), { recursive: true });
+		symlinkSync(join(root, "rp/a"), join(root, "rp/a-link"));
+		symlinkSync(join(root, "rp/a-link"), join(root, "rp/a-link-link"));
+		symlinkSync(join(root, "rp/b/three.ts"), join(root, "rp/a/three-link.ts"));
+		symlinkSync(join(root, "rp/nowhere.ts"), join(root, "rp/a/dangling.ts"));
+		const paths = [
+			"rp/a/one.ts", "rp/a/two.ts", "rp/b/three.ts", "rp/a-link/one.ts", "rp/a-link-link/two.ts", "rp/a/three-link.ts",
+			"rp/a-link/three-link.ts", "rp/a/sub", "rp/a-link/sub", "rp/a", "rp/a-link", "rp/a/dangling.ts", "rp/a/missing.ts", "rp/gone/x.ts",
+		].map((p) => join(root, p));
+		const expected = (p: string) => {
+			try {
+				return realpathSync(p);
+			} catch {
+				return p;
+			}
+		};
+		for (const platform of ["linux", "darwin"] as const) {
+			const realPathOf = createRealPaths(platform);
+			// Twice over, so the second pass answers from the folders already resolved.
+			for (const p of [...paths, ...paths]) expect(realPathOf(p)).toBe(expected(p));
+			expect(realPathOf(`${root}/rp//a/./one.ts`)).toBe(expected(join(root, "rp/a/one.ts")));
+			expect(realPathOf(join(root, "rp/a-link/one.ts"), false)).toBe(expected(join(root, "rp/a/one.ts")));
+		}
 	});
 });

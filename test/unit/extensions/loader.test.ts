@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { failedApiMessage } from "../../../src/core/extensions/api.ts";
 import type { ExtensionEntry } from "../../../src/core/extensions/discovery.ts";
-import { loadExtensions, loadInlineExtensions } from "../../../src/core/extensions/loader.ts";
+import { findConflict, loadExtensions, loadInlineExtensions } from "../../../src/core/extensions/loader.ts";
 import { bumpExtensionGeneration } from "../../../src/core/extensions/module-import.ts";
 
 const root = mkdtempSync(join(realpathSync(tmpdir()), "agent-loader-"));
@@ -113,5 +113,32 @@ describe("loadExtensions", () => {
 		expect(result.extensions.map((e) => e.path)).toEqual(["<inline:1>"]);
 		expect(result.errors).toHaveLength(1);
 		expect(result.errors[0]!.message).toStartWith('Failed to load extension "<inline:2>": inline broke (at ');
+	});
+});
+
+describe("findConflict", () => {
+	type Named = { path: string; tools: Map<string, unknown>; flags: Map<string, unknown> };
+	/** The definition: the first earlier extension, in load order, with one of the names; its tools before its flags. */
+	function pairwise(extension: Named, loaded: Named[]): string | undefined {
+		for (const other of loaded) {
+			for (const name of extension.tools.keys()) if (other.tools.has(name)) return `Tool "${name}" conflicts with ${other.path}`;
+			for (const name of extension.flags.keys()) if (other.flags.has(name)) return `Flag "--${name}" conflicts with ${other.path}`;
+		}
+		return undefined;
+	}
+
+	test("names the same extension and name as comparing with each earlier extension in turn", () => {
+		let seed = 7;
+		const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+		const names = (prefix: string) => new Map(Array.from({ length: random(4) }, () => [`${prefix}${random(6)}`, {}]));
+		let conflicts = 0;
+		for (let round = 0; round < 300; round++) {
+			const loaded = Array.from({ length: random(8) }, (_, i) => ({ path: `/x/${i}.ts`, tools: names("t"), flags: names("f") }));
+			const extension = { path: "/x/new.ts", tools: names("t"), flags: names("f") };
+			const expected = pairwise(extension, loaded);
+			if (expected) conflicts++;
+			expect(findConflict(extension, loaded)).toBe(expected);
+		}
+		expect(conflicts).toBeGreaterThan(100);
 	});
 });
