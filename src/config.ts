@@ -39,6 +39,11 @@ export function homeDir(): string {
 	return process.env.HOME || (require("node:os") as typeof import("node:os")).homedir();
 }
 
+/** The temporary folder (node:os's answer), with node:os loaded on the first call, as for homeDir(). */
+export function tmpDir(): string {
+	return (require("node:os") as typeof import("node:os")).tmpdir();
+}
+
 /** `~/.agent`, or `$AGENT_DIR`. */
 export function getAgentDir(): string {
 	const fromEnv = process.env[ENV.dir];

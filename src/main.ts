@@ -26,6 +26,8 @@ export async function main(argv: string[]): Promise<number> {
 	mark("parse args");
 	// Before any extension or settings file is read: stdout belongs to the answer or the protocol.
 	if (args.command?.name === "list" || args.help || (!args.command && !args.version && runMode(args) !== "tui")) routeStdoutToStderr();
+	// isTerminal loads node:tty (and node:stream under it) unless flags settle the mode: a row of its own.
+	mark("terminal check");
 	// An extension's process.exit() is a load failure or an orderly shutdown, never a silent exit.
 	installExitGuard();
 	try {

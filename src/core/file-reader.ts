@@ -74,15 +74,17 @@ export function readTextFile(path: string, options: ReadTextOptions = {}): strin
 /** The file's text (UTF-8, malformed bytes replaced), once it is known to be a regular file within the size bound. */
 function readCheckedFile(path: string, options: ReadTextOptions): string | undefined {
 	const maxBytes = options.maxBytes ?? MAX_CONFIG_BYTES;
-	let stats: Stats;
+	let stats: Stats | undefined;
 	try {
-		stats = statSync(path);
+		// An absent file (most settings, key and context files at a start) is an answer, not an error to build.
+		stats = statSync(path, { throwIfNoEntry: false });
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		// Absent, or a parent that is a file: there is no such file to read.
 		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
 		throw new FileReadError(path, `cannot be read: ${systemReason(error)}`);
 	}
+	if (stats === undefined) return undefined;
 	if (!stats.isFile()) throw new FileReadError(path, `is ${kindOfNode(stats)}, not a file; it was not read`);
 	if (stats.size > maxBytes) throw new FileReadError(path, `is too large to read (${sizeText(stats.size)}; the limit is ${sizeText(maxBytes)})`);
 	let fd: number;

@@ -428,7 +428,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 /** An mcp.json that exists and is not empty (a stat, so a run without MCP imports none of it). */
 function hasMcpFile(path: string): boolean {
 	try {
-		return statSync(path).size > 0;
+		return (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
 	} catch {
 		return false;
 	}

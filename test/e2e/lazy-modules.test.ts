@@ -2,8 +2,10 @@
 // chunks it loaded, and dist/agent.chunks.json (written by the build) says which sources each holds.
 // `agent -ne -p` must never load jiti, the MCP SDK or client, the TUI (pi-tui, the interactive mode)
 // or a provider SDK it does not use (openai-completions needs none; anthropic-messages its own). Checked by source path, so modules others add later are covered too.
+// The TUI's first frame loads none of what only a key or a command needs (pickers, dialogs, clipboard, the session commands).
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
+import { agentBinary } from "../support/agent.ts";
 import { join, resolve } from "node:path";
 import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 
@@ -29,6 +31,18 @@ const NEVER_IN_PRINT: Record<string, RegExp> = {
 	// A valid models.json and auth.json pass their precompiled checks by name: the schemas load only to explain a failure.
 	"the config schemas": /^src\/core\/providers\/provider-config\.ts$/,
 	"typebox's schema builders": /^node_modules\/typebox\/build\/(type|schema|format|index\.mjs|typebox\.mjs)/,
+};
+
+/** What the TUI loads on first use: a key or a command needs it, the first frame does not. */
+const NOT_FOR_THE_FIRST_FRAME: Record<string, RegExp> = {
+	"the dialogs": /^src\/modes\/interactive\/dialogs\.ts$/,
+	"the model picker": /^src\/modes\/interactive\/(model-picker|components\/search-list)\.ts$/,
+	"the session commands and /tree": /^src\/modes\/interactive\/(session-commands|tree-view)\.ts$/,
+	"/hotkeys, /copy, /export": /^src\/modes\/interactive\/info-commands\.ts$/,
+	"/mcp": /^src\/modes\/interactive\/mcp-command\.ts$/,
+	"the clipboard": /^src\/modes\/interactive\/clipboard(-paste)?\.ts$/,
+	"the external editor": /^src\/modes\/interactive\/external-editor\.ts$/,
+	"pi-tui's Input": /^node_modules\/@earendil-works\/pi-tui\/dist\/components\/input\.js$/,
 };
 
 interface ChunkMap {
@@ -63,7 +77,53 @@ async function run(world: MockWorld, argv: string[]): Promise<string[]> {
 	return loadedSources(r.stderr);
 }
 
+/**
+ * `agent -ne` in a pseudo-terminal up to its first frame, then `typed` (each line submitted once the
+ * previous screen shows `until`), then ctrl+d: the sources it loaded.
+ */
+async function tuiRun(world: MockWorld, typed: { line: string; until: string }[] = []): Promise<string[]> {
+	const errFile = join(world.root, "tui-stderr.txt");
+	let seen = "";
+	const decoder = new TextDecoder();
+	const proc = Bun.spawn(["sh", "-c", `exec "$@" 2>"${errFile}"`, "sh", agentBinary(), "-ne", "--model", MODEL.openai], {
+		cwd: world.cwd,
+		env: world.environment({ TERM: "xterm-256color", AGENT_DEBUG_CHUNKS: "1" }),
+		terminal: { cols: 120, rows: 40, data: (_t, data) => void (seen += decoder.decode(data, { stream: true })) },
+	});
+	const until = async (what: string) => {
+		const deadline = Date.now() + 15_000;
+		while (!seen.includes(what)) {
+			if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`no "${what}" on the screen; output:\n${JSON.stringify(seen.slice(-3000))}`);
+			await Bun.sleep(20);
+		}
+	};
+	try {
+		await until("───");
+		for (const { line, until: shows } of typed) {
+			proc.terminal!.write(`${line}\r`);
+			await until(shows);
+		}
+		proc.terminal!.write("\x04");
+		expect(await proc.exited).toBe(0);
+	} finally {
+		if (proc.exitCode === null) proc.kill("SIGKILL");
+		proc.terminal?.close();
+	}
+	return loadedSources(readFileSync(errFile, "utf8"));
+}
+
 describe("lazy loading, as the binary reports it", () => {
+	test("the TUI starts without the pickers, dialogs, clipboard or session commands; a command loads its own", async () => {
+		await using world = await mockWorld();
+		const started = await tuiRun(world);
+		expect(started).toContain("src/modes/interactive/app.ts");
+		expect(loadedKinds(started, NOT_FOR_THE_FIRST_FRAME)).toEqual([]);
+		// The check can fail: /hotkeys brings its module, and only that one.
+		const used = loadedKinds(await tuiRun(world, [{ line: "/hotkeys", until: "Keyboard shortcuts" }]), NOT_FOR_THE_FIRST_FRAME);
+		expect(used).toContain("/hotkeys, /copy, /export");
+		expect(used).not.toContain("the session commands and /tree");
+	}, 60_000);
+
 	test("agent -ne -p loads its wire protocol and none of jiti, MCP, the TUI, the trust prompt or a provider SDK", async () => {
 		await using world = await mockWorld();
 		world.mock.script({ text: "hi" });

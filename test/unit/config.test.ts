@@ -1,8 +1,10 @@
 // config.ts: the home directory is $HOME (read when asked, as Node's os.homedir() reads it), and node:os's
-// answer when $HOME is empty or unset.
+// answer when $HOME is empty or unset; the temporary folder is node:os's. The session lock's host name
+// (read from /proc on Linux, so that a start loads no node:os) is node:os's too.
 import { afterEach, describe, expect, test } from "bun:test";
-import { homedir } from "node:os";
-import { expandHome, homeDir, tildify } from "../../src/config.ts";
+import { homedir, hostname as osHostname, tmpdir } from "node:os";
+import { expandHome, homeDir, tildify, tmpDir } from "../../src/config.ts";
+import { hostname } from "../../src/core/session/session-errors.ts";
 
 const saved = process.env.HOME;
 afterEach(() => {
@@ -25,4 +27,10 @@ describe("homeDir", () => {
 		expect(homeDir()).toBe(homedir());
 		expect(homeDir().length).toBeGreaterThan(0);
 	});
+});
+
+test("the temporary folder and the host name are node:os's", () => {
+	expect(tmpDir()).toBe(tmpdir());
+	expect(hostname()).toBe(osHostname());
+	expect(hostname()).not.toMatch(/\s/);
 });

@@ -31,7 +31,8 @@ export function resolveResourcePath(path: string, baseDir: string): string {
 
 export function kindOf(path: string): "file" | "dir" | undefined {
 	try {
-		const stat = statSync(path);
+		const stat = statSync(path, { throwIfNoEntry: false });
+		if (stat === undefined) return undefined;
 		return stat.isDirectory() ? "dir" : stat.isFile() ? "file" : undefined;
 	} catch {
 		return undefined;

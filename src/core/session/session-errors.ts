@@ -1,4 +1,5 @@
 // Errors the session store raises. Each is written for the user (a UserError) and carries the file.
+import { readFileSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import { systemReason } from "../file-reader.ts";
 
@@ -75,7 +76,18 @@ export class SessionInUseError extends SessionFileError {
 	}
 }
 
-/** This machine's name (lock owners are told apart by it); node:os loads on first call, as config.ts homeDir() does. */
+/**
+ * This machine's name (lock owners are told apart by it). On Linux it is read from the kernel's copy,
+ * what gethostname() and so os.hostname() return: a session opened before the TUI's first frame then
+ * does not load node:os (~0.5 ms of a compiled start). Elsewhere node:os loads on the first call.
+ */
 export function hostname(): string {
+	if (process.platform === "linux") {
+		try {
+			return readFileSync("/proc/sys/kernel/hostname", "utf8").trimEnd();
+		} catch {
+			// No /proc mounted: ask node:os.
+		}
+	}
 	return (require("node:os") as typeof import("node:os")).hostname();
 }

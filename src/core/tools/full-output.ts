@@ -2,13 +2,13 @@
 // can read the rest with offsets instead of re-running the command.
 import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { APP_NAME } from "../../config.ts";
+import { APP_NAME, tmpDir } from "../../config.ts";
 import { trackOutputFile } from "./output-files.ts";
 import { type TruncationOptions, type TruncationResult, formatSize, truncateHead } from "./truncate.ts";
 
 /** A fresh path in the OS temp dir (read at call time, so TMPDIR set later is honoured). */
 export function newFullOutputPath(tool: string, extension = "log"): string {
-	const path = join(tmpdir(), `${APP_NAME}-${tool}-${randomHex(6)}.${extension}`);
+	const path = join(tmpDir(), `${APP_NAME}-${tool}-${randomHex(6)}.${extension}`);
 	// Removed when the process ends unless a saved session entry refers to it.
 	trackOutputFile(path);
 	return path;
@@ -74,9 +74,4 @@ export class FullOutputFile {
 		closeSync(this.fd);
 		this.fd = undefined;
 	}
-}
-
-/** node:os loaded on first call: a run that never gets here does not pay for the module (config.ts homeDir). */
-function tmpdir(): string {
-	return (require("node:os") as typeof import("node:os")).tmpdir();
 }

@@ -3,7 +3,7 @@
 // kept, within an age and a total size. Nothing is read or swept in a run that made no such file.
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { APP_NAME } from "../../config.ts";
+import { APP_NAME, tmpDir } from "../../config.ts";
 
 export interface OutputFileLimits {
 	/** Files older than this are removed. Default 7 days. */
@@ -71,7 +71,7 @@ export function sweepOutputFiles(now = Date.now()): string[] {
 		}
 	};
 	for (const [path, kept] of made) if (!kept) remove(path);
-	const dir = tmpdir();
+	const dir = tmpDir();
 	let names: string[];
 	try {
 		names = readdirSync(dir).filter((n) => NAME.test(n));
@@ -104,9 +104,4 @@ export function sweepOutputFiles(now = Date.now()): string[] {
 	}
 	made.clear();
 	return removed;
-}
-
-/** node:os loaded on first call: a run that never gets here does not pay for the module (config.ts homeDir). */
-function tmpdir(): string {
-	return (require("node:os") as typeof import("node:os")).tmpdir();
 }

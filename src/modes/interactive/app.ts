@@ -1,6 +1,7 @@
 // The interactive app: the TUI and its regions, what Enter does (a built-in command, `!cmd`, or
 // host.submit → extension command, input event, prompt), Escape, ctrl+c, ctrl+o, and the orderly
-// way out. Rendering lives in the components; the extension UI in ui-bridge.ts.
+// way out. Rendering lives in the components; the extension UI in ui-bridge.ts. What only a key or
+// a command needs (the pickers, the clipboard, the external editor) loads on first use.
 import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
 import { ProcessTerminal } from "@earendil-works/pi-tui/dist/terminal.js";
 import { Screen } from "./screen.ts";
@@ -15,16 +16,13 @@ import { endAllProcessGroups } from "../../core/process-groups.ts";
 import type { Extension } from "../../core/extensions/types.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
 import { AppAutocomplete } from "./autocomplete.ts";
-import { readClipboard, saveClipboardImage } from "./clipboard-paste.ts";
 import { builtinCommand, builtinNames, commandEntries } from "./commands.ts";
 import type { DialogHost } from "./dialogs.ts";
 import { EditorBridge } from "./editor-bridge.ts";
-import { editExternally } from "./external-editor.ts";
 import { FooterData, FooterView, type FooterFigures } from "./footer.ts";
 import { HeaderView } from "./header.ts";
 import { createKeybindings, keyText } from "./keybindings.ts";
 import { Layout } from "./layout.ts";
-import { cycleModel } from "./model-picker.ts";
 import { startupHeader, startupIssues, startupLines } from "./startup.ts";
 import type { StartupIssue } from "./startup-list.ts";
 import { currentTheme, onThemeChange } from "./theme/styles.ts";
@@ -172,8 +170,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.setExpanded(!this.expanded);
 	}
 
-	externalEditor(text: string): Promise<string | undefined> {
-		return editExternally(this.tui, text);
+	async externalEditor(text: string): Promise<string | undefined> {
+		return (await import("./external-editor.ts")).editExternally(this.tui, text);
 	}
 
 	// ---- output ----------------------------------------------------------------------------------
@@ -301,8 +299,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			"app.session.fork": () => void this.guard(() => builtinCommand("fork")!.run(this, "")),
 			"app.session.resume": () => void this.guard(() => builtinCommand("resume")!.run(this, "")),
 			"app.model.select": () => void this.guard(() => builtinCommand("model")!.run(this, "")),
-			"app.model.cycleForward": () => void this.guard(() => cycleModel(this, 1)),
-			"app.model.cycleBackward": () => void this.guard(() => cycleModel(this, -1)),
+			"app.model.cycleForward": () => void this.guard(async () => (await import("./model-picker.ts")).cycleModel(this, 1)),
+			"app.model.cycleBackward": () => void this.guard(async () => (await import("./model-picker.ts")).cycleModel(this, -1)),
 			"app.editor.external": () =>
 				void this.guard(async () => {
 					const text = await this.externalEditor(this.editor.getText());
@@ -348,6 +346,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 
 	/** ctrl+v: an image on the clipboard goes in as the path of a temporary file (the model reads it), else its text. */
 	private async pasteClipboard(): Promise<void> {
+		const { readClipboard, saveClipboardImage } = await import("./clipboard-paste.ts");
 		const content = await readClipboard();
 		const editor = this.editor.editor;
 		if (!content) return this.hint("No clipboard program found (wl-paste, xclip, pngpaste or pbpaste): paste with the terminal instead.");

@@ -3,9 +3,8 @@
 // model reads it with the read tool; with no image, the clipboard's text is pasted instead.
 // The platform's programs do the reading: wl-paste (Wayland), xclip (X11), pngpaste/osascript (macOS).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APP_NAME } from "../../config.ts";
+import { APP_NAME, tmpDir } from "../../config.ts";
 
 export type ClipboardContent = { kind: "image"; bytes: Uint8Array; mimeType: string } | { kind: "text"; text: string } | { kind: "empty" };
 
@@ -60,7 +59,7 @@ async function readMac(env: NodeJS.ProcessEnv): Promise<ClipboardContent | undef
 
 /** Without pngpaste: AppleScript writes the clipboard's PNG data to a file. */
 async function macPng(env: NodeJS.ProcessEnv): Promise<Uint8Array | undefined> {
-	const file = join(tmpdir(), `${APP_NAME}-clipboard-${crypto.randomUUID()}.png`);
+	const file = join(tmpDir(), `${APP_NAME}-clipboard-${crypto.randomUUID()}.png`);
 	const script = `set f to open for access POSIX file "${file}" with write permission\ntry\nwrite (the clipboard as «class PNGf») to f\nend try\nclose access f`;
 	await run(["osascript", "-e", script], env);
 	try {
@@ -82,7 +81,7 @@ export async function readClipboard(env: NodeJS.ProcessEnv = process.env): Promi
 
 /** Save a pasted image where the model's read tool can open it; returns the path. */
 export function saveClipboardImage(bytes: Uint8Array, mimeType: string): string {
-	const file = join(tmpdir(), `${APP_NAME}-clipboard-${crypto.randomUUID()}.${EXTENSIONS[mimeType] ?? "png"}`);
+	const file = join(tmpDir(), `${APP_NAME}-clipboard-${crypto.randomUUID()}.${EXTENSIONS[mimeType] ?? "png"}`);
 	writeFileSync(file, bytes, { mode: 0o600 });
 	return file;
 }

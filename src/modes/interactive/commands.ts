@@ -1,18 +1,15 @@
 // The built-in slash commands (SPEC §10): one registry, listed in completion before extension
 // commands and winning over one of the same name. Session-moving ones (/new, /resume, /fork,
 // /tree) live in session-commands.ts; each command only talks to the app through its methods.
+// The registry names every command, but the code of the pickers, dialogs and the session,
+// info and MCP commands loads on first use: the first frame needs only the names.
 import type { SlashCommand } from "@earendil-works/pi-tui";
 import { tildify } from "../../config.ts";
 import type { AutocompleteItem, SourceScope } from "../../core/extensions/types.ts";
 import { supportedThinkingLevels } from "../../core/providers/thinking.ts";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../core/providers/types.ts";
 import type { InteractiveApp } from "./app.ts";
-import { pickDialog, inputDialog } from "./dialogs.ts";
-import { INFO_COMMANDS } from "./info-commands.ts";
 import { applyUserKeybindings } from "./keybindings.ts";
-import { MCP_COMMAND } from "./mcp-command.ts";
-import { chooseModel } from "./model-picker.ts";
-import { SESSION_COMMANDS } from "./session-commands.ts";
 import { currentTheme } from "./theme/styles.ts";
 
 export interface BuiltinCommand {
@@ -41,6 +38,7 @@ async function chooseThinking(repl: Repl, arg: string): Promise<void> {
 		return;
 	}
 	if (!arg) {
+		const { pickDialog } = await import("./dialogs.ts");
 		const picked = await pickDialog(
 			repl,
 			"Thinking level",
@@ -120,7 +118,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 	{
 		name: "model",
 		description: "Select a model (optionally filtered: /model <search>)",
-		run: (repl, args) => chooseModel(repl, args),
+		run: async (repl, args) => (await import("./model-picker.ts")).chooseModel(repl, args),
 	},
 	{
 		name: "thinking",
@@ -128,7 +126,10 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		run: (repl, args) => chooseThinking(repl, args),
 		getArgumentCompletions: (prefix) => THINKING_LEVELS.filter((l) => l.startsWith(prefix)).map((l) => ({ value: l, label: l })),
 	},
-	...SESSION_COMMANDS,
+	{ name: "new", description: "Start a new session", run: async (repl) => (await import("./session-commands.ts")).SESSION_RUNS.new(repl) },
+	{ name: "resume", description: "Resume an earlier session of this folder", run: async (repl) => (await import("./session-commands.ts")).SESSION_RUNS.resume(repl) },
+	{ name: "fork", description: "Fork from an earlier message into a new session", run: async (repl) => (await import("./session-commands.ts")).SESSION_RUNS.fork(repl) },
+	{ name: "tree", description: "Show the session tree and move to another point in it", run: async (repl) => (await import("./session-commands.ts")).SESSION_RUNS.tree(repl) },
 	{
 		name: "compact",
 		description: "Summarise older turns to free context (/compact [instructions])",
@@ -142,7 +143,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 		description: "Name this session (/name <name>)",
 		run: async (repl, args) => {
 			const host = session(repl);
-			const name = args || (await inputDialog(repl, "Session name", undefined, { initialValue: host.session.session.getSessionName() }))?.trim();
+			const name = args || (await (await import("./dialogs.ts")).inputDialog(repl, "Session name", undefined, { initialValue: host.session.session.getSessionName() }))?.trim();
 			if (!name) return;
 			host.setSessionName(name);
 			repl.info(`Session name: ${name}`);
@@ -172,8 +173,15 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
 			else repl.info("No extensions are loaded.");
 		},
 	},
-	...INFO_COMMANDS,
-	MCP_COMMAND,
+	{ name: "hotkeys", description: "Show every key binding, extension shortcuts too", run: async (repl) => (await import("./info-commands.ts")).INFO_RUNS.hotkeys(repl) },
+	{ name: "copy", description: "Copy the last answer to the clipboard", run: async (repl) => (await import("./info-commands.ts")).INFO_RUNS.copy(repl) },
+	{ name: "export", description: "Export the session to an HTML file (/export [file])", run: async (repl, args) => (await import("./info-commands.ts")).INFO_RUNS.export(repl, args) },
+	{
+		name: "mcp",
+		description: "MCP servers: state and tools (/mcp reconnect [server], /mcp tools <server>)",
+		run: async (repl, args) => (await import("./mcp-command.ts")).runMcp(repl, args),
+		getArgumentCompletions: async (prefix, repl) => (await import("./mcp-command.ts")).mcpCompletions(repl, prefix),
+	},
 	{ name: "quit", description: "Exit", run: (repl) => repl.exit(0) },
 ];
 

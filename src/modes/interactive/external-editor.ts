@@ -1,8 +1,8 @@
 // $VISUAL / $EDITOR on a temporary file, with the terminal handed over while it runs: the TUI
 // stops (cooked mode, cursor shown), the editor gets the terminal, then the TUI redraws in full.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tmpDir } from "../../config.ts";
 import type { TUI } from "@earendil-works/pi-tui";
 
 export function externalEditorCommand(): string | undefined {
@@ -13,7 +13,7 @@ export function externalEditorCommand(): string | undefined {
 export async function editExternally(tui: TUI, text: string): Promise<string | undefined> {
 	const command = externalEditorCommand();
 	if (!command) return undefined;
-	const dir = mkdtempSync(join(tmpdir(), "agent-edit-"));
+	const dir = mkdtempSync(join(tmpDir(), "agent-edit-"));
 	const file = join(dir, "message.md");
 	tui.stop();
 	try {

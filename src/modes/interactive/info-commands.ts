@@ -88,8 +88,9 @@ async function exportHtml(app: InteractiveApp, args: string): Promise<void> {
 	app.info(`Session exported to ${tildify(path)}`);
 }
 
-export const INFO_COMMANDS: BuiltinCommand[] = [
-	{ name: "hotkeys", description: "Show every key binding, extension shortcuts too", run: (app) => hotkeys(app) },
-	{ name: "copy", description: "Copy the last answer to the clipboard", run: (app) => copy(app) },
-	{ name: "export", description: "Export the session to an HTML file (/export [file])", run: (app, args) => exportHtml(app, args) },
-];
+/** What /hotkeys, /copy and /export do (their names and descriptions are in commands.ts, which loads this on first use). */
+export const INFO_RUNS = {
+	hotkeys: (app: InteractiveApp) => hotkeys(app),
+	copy: (app: InteractiveApp) => copy(app),
+	export: (app: InteractiveApp, args: string) => exportHtml(app, args),
+} satisfies Record<string, BuiltinCommand["run"]>;

@@ -4,7 +4,6 @@ import type { AutocompleteItem } from "../../core/extensions/types.ts";
 import { formatStatusList, type McpServerStatus } from "../../core/mcp/status.ts";
 import { APP_NAME } from "../../config.ts";
 import type { InteractiveApp } from "./app.ts";
-import type { BuiltinCommand } from "./commands.ts";
 import { currentTheme } from "./theme/styles.ts";
 
 function servers(app: InteractiveApp): McpServerStatus[] {
@@ -59,22 +58,19 @@ async function reconnect(app: InteractiveApp, name: string): Promise<void> {
 	}
 }
 
-function completions(app: InteractiveApp, prefix: string): AutocompleteItem[] {
+/** What `/mcp <prefix>` completes to. */
+export function mcpCompletions(app: InteractiveApp, prefix: string): AutocompleteItem[] {
 	const names = servers(app).map((s) => s.name);
 	const words = ["reconnect", ...names.map((n) => `reconnect ${n}`), ...names.map((n) => `tools ${n}`)];
 	// A word already typed in full is not offered again: Enter then runs the command instead of completing it.
 	return words.filter((w) => w.startsWith(prefix) && w !== prefix).map((w) => ({ value: w, label: w }));
 }
 
-export const MCP_COMMAND: BuiltinCommand = {
-	name: "mcp",
-	description: "MCP servers: state and tools (/mcp reconnect [server], /mcp tools <server>)",
-	run: async (app, args) => {
-		const [sub = "", ...rest] = args.split(/\s+/).filter(Boolean);
-		if (sub === "") return overview(app);
-		if (sub === "reconnect") return reconnect(app, rest.join(" "));
-		if (sub === "tools") return tools(app, rest.join(" "));
-		app.error(`Unknown /mcp command "${sub}". Use /mcp, /mcp reconnect [server] or /mcp tools <server>.`);
-	},
-	getArgumentCompletions: (prefix, app) => completions(app, prefix),
-};
+/** What /mcp does (its name and description are in commands.ts, which loads this on first use). */
+export async function runMcp(app: InteractiveApp, args: string): Promise<void> {
+	const [sub = "", ...rest] = args.split(/\s+/).filter(Boolean);
+	if (sub === "") return overview(app);
+	if (sub === "reconnect") return reconnect(app, rest.join(" "));
+	if (sub === "tools") return tools(app, rest.join(" "));
+	app.error(`Unknown /mcp command "${sub}". Use /mcp, /mcp reconnect [server] or /mcp tools <server>.`);
+}

@@ -153,104 +153,89 @@ function pickTreeEntry(repl: Repl, current: string | null, path: ReadonlySet<str
 	);
 }
 
-export const SESSION_COMMANDS: BuiltinCommand[] = [
-	{
-		name: "new",
-		description: "Start a new session",
-		run: async (repl) => {
-			const { cancelled } = await hostOf(repl).session.newSession();
-			// Cancelled by an extension: it says why, as in pi.
-			if (!cancelled) repl.showSession("New session started.");
-		},
+/** What /new, /resume, /fork and /tree do (their names and descriptions are in commands.ts, which loads this on first use). */
+export const SESSION_RUNS = {
+	new: async (repl: Repl) => {
+		const { cancelled } = await hostOf(repl).session.newSession();
+		// Cancelled by an extension: it says why, as in pi.
+		if (!cancelled) repl.showSession("New session started.");
 	},
-	{
-		name: "resume",
-		description: "Resume an earlier session of this folder",
-		run: async (repl) => {
-			const host = hostOf(repl);
-			const sm = host.session.session;
-			const sessions = (await SessionManager.list(host.session.cwd, sm.getSessionDir() || undefined)).filter((s) => s.path !== sm.getSessionFile());
-			if (sessions.length === 0) {
-				repl.info("No other sessions in this folder yet.");
-				return;
-			}
-			const picked = await pickSession(repl, sessions);
+	resume: async (repl: Repl) => {
+		const host = hostOf(repl);
+		const sm = host.session.session;
+		const sessions = (await SessionManager.list(host.session.cwd, sm.getSessionDir() || undefined)).filter((s) => s.path !== sm.getSessionFile());
+		if (sessions.length === 0) {
+			repl.info("No other sessions in this folder yet.");
+			return;
+		}
+		const picked = await pickSession(repl, sessions);
+		if (!picked) return;
+		const { cancelled } = await host.session.switchSession(picked.path);
+		if (cancelled) repl.info("Resume cancelled by an extension.");
+		else {
+			reprint(repl, `Resumed ${preview(picked.name ?? picked.firstMessage, 60)}`);
+			repl.seedHistory();
+		}
+	},
+	fork: async (repl: Repl) => {
+		const host = hostOf(repl);
+		const messages = host.session.forkMessages();
+		if (messages.length === 0) {
+			repl.info("Nothing to fork from yet: no messages in this session.");
+			return;
+		}
+		const entryId = await pickDialog(
+			repl,
+			"Fork from which message?",
+			messages.map((m) => ({ value: m.entryId, label: preview(m.text) })).reverse(),
+		);
+		if (!entryId) return;
+		const result = await host.session.fork(entryId, "before");
+		if (result.cancelled) {
+			repl.info("Fork cancelled by an extension.");
+			return;
+		}
+		reprint(repl, "Forked into a new session. The message is back in the input: edit it and press Enter.");
+		if (result.text !== undefined) repl.editor.setText(result.text);
+	},
+	tree: async (repl: Repl) => {
+		const host = hostOf(repl);
+		const sm = host.session.session;
+		const branch = sm.getBranch();
+		if (branch.length === 0) {
+			repl.info("The session tree is empty.");
+			return;
+		}
+		// The leaf may be a bookkeeping entry (a name, a model change): mark the message before it.
+		const current = [...branch].reverse().find((e) => e.type === "message" || e.type === "branch_summary" || e.type === "compaction")?.id ?? sm.getLeafId();
+		const path = new Set(branch.map((e) => e.id));
+		let initial: string | undefined;
+		for (;;) {
+			const picked = await pickTreeEntry(repl, current, path, initial);
 			if (!picked) return;
-			const { cancelled } = await host.session.switchSession(picked.path);
-			if (cancelled) repl.info("Resume cancelled by an extension.");
-			else {
-				reprint(repl, `Resumed ${preview(picked.name ?? picked.firstMessage, 60)}`);
-				repl.seedHistory();
+			if (picked === current) {
+				repl.info("Already at this point.");
+				return;
 			}
-		},
+			// Moving to a user message goes to just before it, with its text back in the input to edit.
+			const entry = sm.getEntry(picked);
+			const userText = entry?.type === "message" && entry.message.role === "user" ? contentText(entry.message.content) : undefined;
+			const target = userText !== undefined && entry?.parentId ? entry.parentId : picked;
+			const choice = await askSummary(repl, sm.getLeafId() ? leftBehind(sm, target) : 0);
+			if (choice === "back") {
+				initial = picked;
+				continue;
+			}
+			const moved = await moveInTree(repl, target, choice);
+			if (moved === "aborted") {
+				repl.info("Branch summary cancelled.");
+				initial = picked;
+				continue;
+			}
+			if (moved === "cancelled") return repl.info("Move cancelled by an extension.");
+			reprint(repl, `Moved to ${entry ? preview(describeEntry(entry).text) : picked}`);
+			if (userText !== undefined && target !== picked) repl.editor.setText(userText);
+			return;
+		}
 	},
-	{
-		name: "fork",
-		description: "Fork from an earlier message into a new session",
-		run: async (repl) => {
-			const host = hostOf(repl);
-			const messages = host.session.forkMessages();
-			if (messages.length === 0) {
-				repl.info("Nothing to fork from yet: no messages in this session.");
-				return;
-			}
-			const entryId = await pickDialog(
-				repl,
-				"Fork from which message?",
-				messages.map((m) => ({ value: m.entryId, label: preview(m.text) })).reverse(),
-			);
-			if (!entryId) return;
-			const result = await host.session.fork(entryId, "before");
-			if (result.cancelled) {
-				repl.info("Fork cancelled by an extension.");
-				return;
-			}
-			reprint(repl, "Forked into a new session. The message is back in the input: edit it and press Enter.");
-			if (result.text !== undefined) repl.editor.setText(result.text);
-		},
-	},
-	{
-		name: "tree",
-		description: "Show the session tree and move to another point in it",
-		run: async (repl) => {
-			const host = hostOf(repl);
-			const sm = host.session.session;
-			const branch = sm.getBranch();
-			if (branch.length === 0) {
-				repl.info("The session tree is empty.");
-				return;
-			}
-			// The leaf may be a bookkeeping entry (a name, a model change): mark the message before it.
-			const current = [...branch].reverse().find((e) => e.type === "message" || e.type === "branch_summary" || e.type === "compaction")?.id ?? sm.getLeafId();
-			const path = new Set(branch.map((e) => e.id));
-			let initial: string | undefined;
-			for (;;) {
-				const picked = await pickTreeEntry(repl, current, path, initial);
-				if (!picked) return;
-				if (picked === current) {
-					repl.info("Already at this point.");
-					return;
-				}
-				// Moving to a user message goes to just before it, with its text back in the input to edit.
-				const entry = sm.getEntry(picked);
-				const userText = entry?.type === "message" && entry.message.role === "user" ? contentText(entry.message.content) : undefined;
-				const target = userText !== undefined && entry?.parentId ? entry.parentId : picked;
-				const choice = await askSummary(repl, sm.getLeafId() ? leftBehind(sm, target) : 0);
-				if (choice === "back") {
-					initial = picked;
-					continue;
-				}
-				const moved = await moveInTree(repl, target, choice);
-				if (moved === "aborted") {
-					repl.info("Branch summary cancelled.");
-					initial = picked;
-					continue;
-				}
-				if (moved === "cancelled") return repl.info("Move cancelled by an extension.");
-				reprint(repl, `Moved to ${entry ? preview(describeEntry(entry).text) : picked}`);
-				if (userText !== undefined && target !== picked) repl.editor.setText(userText);
-				return;
-			}
-		},
-	},
-];
+} satisfies Record<string, BuiltinCommand["run"]>;

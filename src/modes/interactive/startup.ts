@@ -33,6 +33,8 @@ export function builtinConflicts(extensions: Extension[], builtins: ReadonlySet<
 
 /** Every issue the start-up list shows, in a stable order. */
 export function startupIssues(extensions: Extension[], base: StartupIssue[], builtins: ReadonlySet<string>): StartupIssue[] {
+	// No extension, no command or shortcut of one to conflict (the list of a start with -ne).
+	if (extensions.length === 0) return [...base];
 	const groups = new Map(extensions.map((e) => [e.path, groupOf(e)]));
 	const shortcuts = resolveShortcuts(extensions).issues.map((i) => ({ group: groups.get(i.path) ?? ("path" as const), path: i.path, message: i.message }));
 	return [...base, ...builtinConflicts(extensions, builtins), ...shortcuts];

@@ -5,7 +5,6 @@ import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
 import type { Component, OverlayHandle, OverlayOptions, TUI } from "@earendil-works/pi-tui";
 import type { ExtensionUIContext, Theme as ThemeShape } from "../../core/extensions/types.ts";
 import type { InteractiveApp } from "./app.ts";
-import { confirmDialog, editorDialog, inputDialog, selectDialog } from "./dialogs.ts";
 import type { EditorFactory } from "./editor-bridge.ts";
 import { Layout } from "./layout.ts";
 import { currentTheme } from "./theme/styles.ts";
@@ -150,10 +149,11 @@ export class UiBridge {
 
 export function createUiContext(app: InteractiveApp, bridge: UiBridge): ExtensionUIContext {
 	const ui = {
-		select: (title: string, options: string[], opts?: { timeout?: number; signal?: AbortSignal }) => selectDialog(app, title, options, opts),
-		confirm: (title: string, message: string, opts?: { timeout?: number; signal?: AbortSignal }) => confirmDialog(app, title, message, opts),
-		input: (title: string, placeholder?: string, opts?: { timeout?: number; signal?: AbortSignal }) => inputDialog(app, title, placeholder, opts),
-		editor: (title: string, prefill?: string) => editorDialog(app, title, prefill),
+		// The dialogs' code loads with the first one an extension opens.
+		select: async (title: string, options: string[], opts?: { timeout?: number; signal?: AbortSignal }) => (await import("./dialogs.ts")).selectDialog(app, title, options, opts),
+		confirm: async (title: string, message: string, opts?: { timeout?: number; signal?: AbortSignal }) => (await import("./dialogs.ts")).confirmDialog(app, title, message, opts),
+		input: async (title: string, placeholder?: string, opts?: { timeout?: number; signal?: AbortSignal }) => (await import("./dialogs.ts")).inputDialog(app, title, placeholder, opts),
+		editor: async (title: string, prefill?: string) => (await import("./dialogs.ts")).editorDialog(app, title, prefill),
 		notify(message: string, type: "info" | "warning" | "error" = "info") {
 			if (type === "warning" || type === "error") app.conversation.notice(String(message), type);
 			else app.conversation.status(String(message));

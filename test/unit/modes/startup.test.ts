@@ -24,6 +24,14 @@ test("a command named like a built-in is hidden, or reachable under its suffix",
 	]);
 });
 
+test("with no extension the issues are the ones found while starting, in a list of their own", () => {
+	const base = [{ group: "path" as const, path: "/x.ts", message: "Failed to load" }];
+	const issues = startupIssues([], base, builtinNames);
+	expect(issues).toEqual(base);
+	expect(issues).not.toBe(base);
+	expect(startupIssues([ext("/a.ts", "temporary", ["hello"], ["alt+y"])], base, builtinNames)).toEqual(base);
+});
+
 test("shortcuts: reserved keys refused, editing keys taken over, the later of two extensions wins", () => {
 	const a = ext("/a.ts", "temporary", [], ["ctrl+c", "Ctrl+A", "alt+x"]);
 	const b = ext("/b.ts", "temporary", [], ["alt+x"]);

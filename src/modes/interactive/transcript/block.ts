@@ -24,9 +24,9 @@ const ANSI = /\x1b\[[0-9;]*m|\x1b\][^\x07]*\x07/g;
  * `indent` plus the line's own leading spaces (a hanging indent, so `  - item` wraps under `item`).
  */
 export function wrapIndented(text: string, width: number, indent = MARGIN, firstIndent = indent): string[] {
+	if (visibleWidth(firstIndent) + visibleWidth(text) <= width) return [firstIndent + text];
 	const hang = " ".repeat(/^ */.exec(text.replace(ANSI, ""))![0].length);
 	const rest = indent + hang;
-	if (visibleWidth(firstIndent) + visibleWidth(text) <= width) return [firstIndent + text];
 	const inner = Math.max(1, width - Math.max(visibleWidth(firstIndent), visibleWidth(rest)));
 	const out: string[] = [];
 	// Plain or one-colour ASCII (most lines, and the first frame's) skips pi-tui's per-character walk.
