@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EntryIndex, FileIds, idKey } from "../../../src/core/session/entry-index.ts";
 import type { SessionEntry, SessionTreeNode } from "../../../src/core/session/session-entries.ts";
-import { nodeSessionFileOps, parseSessionText } from "../../../src/core/session/session-file.ts";
+import { newEntryId, nodeSessionFileOps, parseSessionText } from "../../../src/core/session/session-file.ts";
 import { SessionManager } from "../../../src/core/session/session-manager.ts";
 import { assistant, tempDir, user } from "./fixtures.ts";
 
@@ -81,6 +81,24 @@ describe("ids known by their numbers", () => {
 		expect(idKey("root")).toBeNaN();
 		expect(idKey("é0000001")).toBeNaN();
 		expect(idKey("000000000")).toBeNaN();
+	});
+
+	test("newEntryId: 8 lowercase hex digits, random, never one that is taken", () => {
+		const seen = new Set<string>();
+		for (let i = 0; i < 2000; i++) {
+			const id = newEntryId(seen);
+			expect(id).toMatch(/^[0-9a-f]{8}$/);
+			expect(idKey(id)).toBeDefined();
+			seen.add(id);
+		}
+		expect(seen.size).toBe(2000);
+		// Every digit takes every value: the ids are not a counter or a clock.
+		for (let d = 0; d < 8; d++) expect(new Set([...seen].map((id) => id[d])).size).toBe(16);
+		// A taken id is skipped until a free one comes.
+		let refused = 0;
+		const id = newEntryId({ has: () => refused++ < 5 });
+		expect(refused).toBe(6);
+		expect(id).toMatch(/^[0-9a-f]{8}$/);
 	});
 
 	test("FileIds: a repeated key makes the sorted list undefined; a repeated id without a key is a sure repeat", () => {
