@@ -23,12 +23,18 @@ export interface PackageStartupFailure {
 	message: string;
 }
 
+/** Whether a `-e` value names a package (`npm:`, `git:`, a URL): a loop, not Array#some, a builtin compiled on its first call that a run with only `-e` files makes nowhere else. */
+function namesRemoteSource(extensions: readonly string[]): boolean {
+	for (const value of extensions) if (isRemoteSource(value)) return true;
+	return false;
+}
+
 /** Install and check the run's packages; returns the `-e` packages that could not be installed (start-up only). */
 export async function preparePackages(args: Args, cwd: string, options: PackageStartupOptions): Promise<PackageStartupFailure[]> {
 	const { scopes, report } = options;
 	// `-ne` and no `-e` package (`-e ./guard.ts` names a file): settings are not read and no package is
 	// named, so there is nothing to import or check.
-	if (args.noExtensions && (args.extensions.length === 0 || !args.extensions.some(isRemoteSource))) return [];
+	if (args.noExtensions && !namesRemoteSource(args.extensions)) return [];
 	const { forgetResolvedPackages, packageSourcesIn, selectPackages, needsInstall } = await import("../core/packages/configured.ts");
 	// Folders may have changed since they were last read (another agent's install, before a /reload).
 	forgetResolvedPackages();

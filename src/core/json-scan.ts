@@ -154,11 +154,21 @@ export function scanJson(text: string): Scan {
 	}
 }
 
+/** How many `{` and `[` `text` holds (those in strings too), counting no further than `limit`. */
+function bracketsUpTo(text: string, limit: number): number {
+	let n = 0;
+	for (let i = text.indexOf("{"); i >= 0 && n < limit; i = text.indexOf("{", i + 1)) n++;
+	for (let i = text.indexOf("["); i >= 0 && n < limit; i = text.indexOf("[", i + 1)) n++;
+	return n;
+}
+
 /**
  * The offset where `text` first nests deeper than `maxDepth` arrays and objects, or undefined.
  * Checked before parsing: a 100,000-deep file must be an error naming its line, not a stack overflow.
  */
 export function excessiveNesting(text: string, maxDepth: number): number | undefined {
+	// Each level opens with a bracket: a text with no more than maxDepth of them (a config file) needs no walk.
+	if (bracketsUpTo(text, maxDepth + 1) <= maxDepth) return undefined;
 	let depth = 0;
 	let inString = false;
 	for (let i = 0; i < text.length; i++) {

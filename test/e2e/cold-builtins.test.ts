@@ -11,8 +11,8 @@ import { MODEL, mockWorld, type MockWorld } from "../support/world.ts";
 
 const preload = resolve(import.meta.dir, "../support/builtin-calls.ts");
 
-/** Builtins the round trip's path does without (loops, a length check, endsWith before a regex). */
-const NOT_IN_A_ROUND_TRIP = ["Array#flatMap", "Array#flat", "Array#reduce", "Array#some", "Array#find", "Array#findIndex", "Array#sort", "Array#at", "Array#entries", "String#replace/re", "String#padStart"];
+/** Builtins the round trip's path does without (loops, a length check, endsWith before a regex, no walk of an empty session). */
+const NOT_IN_A_ROUND_TRIP = ["Array#flatMap", "Array#flat", "Array#reduce", "Array#some", "Array#find", "Array#findIndex", "Array#sort", "Array#at", "Array#entries", "String#replace/re", "Generator#next", "String#padStart"];
 
 /**
  * Builtins the TUI's first frame (-ne, no model: a first-time user's screen) does without: the header,
@@ -70,6 +70,20 @@ describe("cold builtins, as the binary calls them", () => {
 		expect(calls).toContain("String#replace/re");
 		expect(calls.filter((name) => NOT_IN_THE_FIRST_FRAME.includes(name))).toEqual([]);
 	}, 30_000);
+
+	test("loading -e extensions (an import and a factory each, under their deadlines) calls none of Promise.race, Array#some, Array.from", async () => {
+		// The loader raced each stage against its deadline with Promise.race; asking whether a -e value names a
+		// package used Array#some; typebox's tokenizer built its character classes with Array.from (literals in the binary).
+		await using world = await mockWorld();
+		world.mock.script({ text: "hi" });
+		const files = [0, 1].map((i) =>
+			world.write(`ext-${i}.ts`, `import { Type } from "typebox";\nexport default function (pi) {\n  pi.registerTool({ name: "tool_${i}", label: "T", description: "d", parameters: Type.Object({ text: Type.String() }), execute: async () => ({ content: [], details: {} }) });\n}\n`),
+		);
+		const r = await world.run(["-ne", ...files.flatMap((f) => ["-e", f]), "--no-session", "--model", MODEL.openai, "-p", "hello"], { env: { BUN_OPTIONS: `--preload ${preload}` } });
+		expect(r.code).toBe(0);
+		expect(r.stdout).toBe("hi\n");
+		expect(builtinCalls(r.stderr).filter((name) => ["Promise.race", "Array#some", "Array.from"].includes(name))).toEqual([]);
+	});
 
 	test("the check can fail: a run that lists models sorts them", async () => {
 		await using world = await mockWorld();

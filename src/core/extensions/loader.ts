@@ -57,14 +57,19 @@ export function defaultLoadTimeoutMs(): number {
 
 class LoadTimeout extends Error {}
 
-/** Race `promise` against the deadline; the loser is left to settle on its own. */
+/**
+ * Race `promise` against the deadline; the loser is left to settle on its own. Written out rather
+ * than Promise.race, which is what Promise.race does with the two: a builtin compiled on its first
+ * call, and nothing else before the TUI's first frame calls it.
+ */
 async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
-	const deadline = new Promise<never>((_, reject) => {
+	const raced = new Promise<T>((resolve, reject) => {
 		timer = setTimeout(() => reject(new LoadTimeout(what)), ms);
+		promise.then(resolve, reject);
 	});
 	try {
-		return await Promise.race([promise, deadline]);
+		return await raced;
 	} finally {
 		clearTimeout(timer);
 	}

@@ -7,10 +7,9 @@ export class EventStream implements AssistantMessageEventStream {
 	private waiting: ((next: IteratorResult<AssistantMessageEvent>) => void) | undefined;
 	private ended = false;
 	private final: AssistantMessage | undefined;
-	private resolveResult!: (message: AssistantMessage) => void;
-	private readonly resultPromise = new Promise<AssistantMessage>((resolve) => {
-		this.resolveResult = resolve;
-	});
+	// Promise.withResolvers rather than `new Promise(executor)`: the constructor is a builtin that
+	// JavaScriptCore compiles on its first call (~0.15 ms of a start, measured), and this is its only use on a -p run.
+	private readonly settled = Promise.withResolvers<AssistantMessage>();
 
 	/** Deliver one event. A `done` or `error` event settles `result()` and ends the stream. */
 	push(event: AssistantMessageEvent): void {
@@ -39,7 +38,7 @@ export class EventStream implements AssistantMessageEventStream {
 	}
 
 	result(): Promise<AssistantMessage> {
-		return this.resultPromise;
+		return this.settled.promise;
 	}
 
 	/**
@@ -54,9 +53,9 @@ export class EventStream implements AssistantMessageEventStream {
 				if (closed) return Promise.resolve({ value: undefined, done: true });
 				if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
 				if (this.ended) return Promise.resolve({ value: undefined, done: true });
-				return new Promise((resolve) => {
-					this.waiting = resolve;
-				});
+				const next = Promise.withResolvers<IteratorResult<AssistantMessageEvent>>();
+				this.waiting = next.resolve;
+				return next.promise;
 			},
 			return: (): Promise<IteratorResult<AssistantMessageEvent>> => {
 				closed = true;
@@ -68,7 +67,7 @@ export class EventStream implements AssistantMessageEventStream {
 	private finish(message: AssistantMessage): void {
 		if (this.final) return;
 		this.final = message;
-		this.resolveResult(message);
+		this.settled.resolve(message);
 	}
 }
 

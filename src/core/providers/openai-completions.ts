@@ -48,7 +48,10 @@ export function resolveOpenAICompat(model: Model): OpenAICompat {
 export function runOpenAICompletions(stream: EventStream, model: Model, context: Context, options: StreamOptions | undefined): Promise<void> {
 	// `true`: the body is read here, through readBody (the idle timeout), not through a stream in front of it.
 	return runWire(stream, model, options, async (output, fetch, readBody) => {
-		const params = await applyOnPayload(options, buildParams(model, context, options));
+		const built = buildParams(model, context, options);
+		// With no onPayload hook nothing is awaited before the request goes out: the stream's "start"
+		// event reaches its consumers while the server works, not before the request is sent.
+		const params = options?.onPayload ? await applyOnPayload(options, built) : built;
 		let response: Response;
 		try {
 			response = await fetch(`${trimTrailingSlashes(model.baseUrl)}/chat/completions`, {

@@ -98,6 +98,8 @@ function* lastFirst(path: readonly SessionEntry[], kinds: PathKinds): Generator<
 
 /** buildContextFromPath(path)'s model, thinking level and whether it has messages, reading messages from the end only. */
 export function contextSettingsOf(path: readonly SessionEntry[], kinds: PathKinds = ANY_KINDS): ContextSettings {
+	// A new session: nothing to walk (and lastFirst, the -p run's only generator, is not started for nothing).
+	if (path.length === 0) return { model: null, thinkingLevel: "off", hasMessages: false };
 	let model: SessionContext["model"] | undefined;
 	// With no level change in the session there is none to find: the walk stops at the model.
 	let thinkingLevel: ThinkingLevel | undefined = kinds.thinkingLevelChanges ? undefined : "off";

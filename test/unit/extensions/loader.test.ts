@@ -79,6 +79,14 @@ describe("loadExtensions", () => {
 		expect(result.errors.map((e) => e.reason)).toEqual(["Extension factory did not finish within 50 ms: it awaits something that never settles"]);
 	});
 
+	test("an import that never settles times out with a clear message, and the next file still loads", async () => {
+		const hang = write("hang-import.ts", `await new Promise(() => {});\nexport default function () {}`);
+		const ok = write("after-hang.ts", `export default function (pi) { pi.registerFlag("after", { type: "boolean", default: true }); }`);
+		const result = await loadExtensions([entry(hang), entry(ok)], { cwd: root, timeoutMs: 50 });
+		expect(result.errors.map((e) => [e.stage, e.reason])).toEqual([["import", "Importing the extension did not finish within 50 ms (a top-level await that never settles?)"]]);
+		expect(result.extensions.map((e) => e.path)).toEqual([ok]);
+	});
+
 	test("import errors name file:line:column", async () => {
 		const syntax = write("syntax.ts", `export default function () {\n  const x = ;\n}`);
 		const missing = write("missing.ts", `// a comment\nimport { x } from "not-installed-anywhere";\nexport default () => x;`);

@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { lineColumn, pointerToPath, scanJson } from "../../../src/core/providers/json-file.ts";
 import { parseStreamingJson } from "../../../src/core/providers/partial-json.ts";
+import { excessiveNesting } from "../../../src/core/json-scan.ts";
 import { parseArguments } from "../../../src/core/providers/wire.ts";
 
 describe("scanJson", () => {
@@ -69,5 +70,47 @@ describe("parseArguments (a finished tool call's arguments are never repaired)",
 		expect(parsed.arguments).toEqual({});
 		expect(parsed.argumentsError).toStartWith(reason);
 		expect(parsed.argumentsError).toEndWith(`\nReceived: ${text}`);
+	});
+});
+
+describe("excessiveNesting", () => {
+	/** The walk on its own, without the bracket-count shortcut. */
+	function walk(text: string, maxDepth: number): number | undefined {
+		let depth = 0;
+		let inString = false;
+		for (let i = 0; i < text.length; i++) {
+			const ch = text[i];
+			if (inString) {
+				if (ch === "\\") i++;
+				else if (ch === '"') inString = false;
+			} else if (ch === '"') inString = true;
+			else if (ch === "{" || ch === "[") {
+				if (++depth > maxDepth) return i;
+			} else if (ch === "}" || ch === "]") depth--;
+		}
+		return undefined;
+	}
+
+	test("answers as the walk does, with few brackets, as many as the limit, one more, and brackets in strings", () => {
+		const texts = [
+			"{}",
+			'{ "a": [1, 2, {"b": "[[[{{{"}] }',
+			`${"[".repeat(5)}${"]".repeat(5)}`,
+			`${"[".repeat(6)}${"]".repeat(6)}`,
+			`${"{\"a\":".repeat(5)}1${"}".repeat(5)}`,
+			`[${'"[{",'.repeat(10)}1]`,
+			`${"[]".repeat(20)}`,
+			`[${"[]".repeat(20)}]`,
+			`"${"[".repeat(10)}"`,
+			`["\\", ${"[".repeat(6)}${"]".repeat(6)}]`,
+		];
+		let seed = 7;
+		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		for (let n = 0; n < 300; n++) {
+			let text = "";
+			for (let i = 0; i < 3 + Math.floor(random() * 30); i++) text += '[]{}"\\a, '[Math.floor(random() * 10)];
+			texts.push(text);
+		}
+		for (const text of texts) for (const max of [0, 1, 3, 5, 6, 200]) expect([text, max, excessiveNesting(text, max)]).toEqual([text, max, walk(text, max)]);
 	});
 });

@@ -74,23 +74,6 @@ function randomSession(seed: number, n: number, reuseDamaged = true): string {
 const treeIds = (nodes: SessionTreeNode[]): unknown[] => nodes.map((n) => [n.entry.id, n.label, treeIds(n.children)]);
 
 describe("ids known by their numbers", () => {
-	test("newEntryId: 8 hex digits, zero-padded, skipping ids already taken", () => {
-		const draws = [0, 0xabc, 0xabc, 0x1234567, 0xffffffff];
-		const getRandomValues = crypto.getRandomValues;
-		crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T): T => {
-			(array as unknown as Uint32Array)[0] = draws.shift()!;
-			return array;
-		}) as typeof crypto.getRandomValues;
-		try {
-			expect(newEntryId(new Set())).toBe("00000000");
-			expect(newEntryId(new Set())).toBe("00000abc");
-			expect(newEntryId(new Set(["00000abc"]))).toBe("01234567");
-			expect(newEntryId(new Set())).toBe("ffffffff");
-		} finally {
-			crypto.getRandomValues = getRandomValues;
-		}
-	});
-
 	test("idKey: 8 characters read in hex; anything else has none", () => {
 		expect(idKey("0000000a")).toBe(10);
 		expect(idKey("0000000A")).toBe(10);
@@ -98,6 +81,24 @@ describe("ids known by their numbers", () => {
 		expect(idKey("root")).toBeNaN();
 		expect(idKey("é0000001")).toBeNaN();
 		expect(idKey("000000000")).toBeNaN();
+	});
+
+	test("newEntryId: 8 lowercase hex digits, random, never one that is taken", () => {
+		const seen = new Set<string>();
+		for (let i = 0; i < 2000; i++) {
+			const id = newEntryId(seen);
+			expect(id).toMatch(/^[0-9a-f]{8}$/);
+			expect(idKey(id)).toBeDefined();
+			seen.add(id);
+		}
+		expect(seen.size).toBe(2000);
+		// Every digit takes every value: the ids are not a counter or a clock.
+		for (let d = 0; d < 8; d++) expect(new Set([...seen].map((id) => id[d])).size).toBe(16);
+		// A taken id is skipped until a free one comes.
+		let refused = 0;
+		const id = newEntryId({ has: () => refused++ < 5 });
+		expect(refused).toBe(6);
+		expect(id).toMatch(/^[0-9a-f]{8}$/);
 	});
 
 	test("FileIds: a repeated key makes the sorted list undefined; a repeated id without a key is a sure repeat", () => {
