@@ -111,15 +111,15 @@ export function runOpenAICompletions(stream: EventStream, model: Model, context:
 	}, true);
 }
 
-/**
- * What the SDK sent: JSON both ways and the key as a bearer token; the model's and the caller's
- * headers win. A plain record, names lower-cased as Headers would (so "Authorization" replaces ours).
- */
 /** `url` without trailing slashes. Most base URLs have none, and then no regex runs (a first replace with one costs ~0.1 ms of a start). */
 function trimTrailingSlashes(url: string): string {
 	return url.endsWith("/") ? url.replace(/\/+$/, "") : url;
 }
 
+/**
+ * What the SDK sent: JSON both ways and the key as a bearer token; the model's and the caller's
+ * headers win. A plain record, names lower-cased as Headers would (so "Authorization" replaces ours).
+ */
 function requestHeaders(model: Model, options: StreamOptions | undefined): Record<string, string> {
 	const headers: Record<string, string> = { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${options?.apiKey || PLACEHOLDER_KEY}` };
 	addHeaders(headers, model.headers);
