@@ -53,6 +53,11 @@ function isKeyName(key: string): boolean {
 	return /^[a-z0-9]$/.test(base) || /^f([1-9]|1[0-2])$/.test(base) || NAMED_KEYS.has(base) || SYMBOL_KEYS.has(base);
 }
 
+/** Back to the default keys; a manager already on them (a start with no file) is not built again. */
+function useDefaultKeys(manager: KeybindingsManager): void {
+	if (Object.keys(manager.getUserBindings()).length > 0) manager.setUserBindings({});
+}
+
 /**
  * `~/.agent/keybindings.json` (pi's format: an action id → a key or a list of keys; `[]` unbinds),
  * applied over the defaults. Whatever in it is wrong comes back as a warning naming the file and the
@@ -64,16 +69,16 @@ export function applyUserKeybindings(manager: KeybindingsManager): string[] {
 	try {
 		value = readJsonFile(path)?.value;
 	} catch (error) {
-		manager.setUserBindings({});
+		useDefaultKeys(manager);
 		return [`Keybindings file ${(error as Error).message}. The default keys are used.`];
 	}
 	if (value === undefined) {
-		manager.setUserBindings({});
+		useDefaultKeys(manager);
 		return [];
 	}
 	const file = tildify(path);
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {
-		manager.setUserBindings({});
+		useDefaultKeys(manager);
 		return [`${file}: expected an object of action ids to keys, such as { "app.session.new": "ctrl+shift+n" }. The default keys are used.`];
 	}
 	const warnings: string[] = [];
