@@ -1,7 +1,6 @@
 // Direct writes to fd 1 and 2. Touching `process.stdout` builds Node's stream machinery (~20 ms
 // and 7 MB at start-up in a compiled binary, measured), so paths that only print use these.
 import { writeSync } from "node:fs";
-import { createRequire } from "node:module";
 
 // TextEncoder, not Buffer.from: the first use of Buffer builds it (~0.4 ms of a `-p` run that uses it nowhere else).
 const encoder = new TextEncoder();
@@ -64,7 +63,7 @@ export function routeStdoutToStderr(): void {
 	let stderrConsole: import("node:console").Console | undefined;
 	const lazy = (): import("node:console").Console => {
 		if (stderrConsole) return stderrConsole;
-		const { Console } = createRequire(import.meta.url)("node:console") as typeof import("node:console");
+		const { Console } = require("node:console") as typeof import("node:console");
 		stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
 		return stderrConsole;
 	};

@@ -1,7 +1,6 @@
 // Is an fd a terminal? fstat settles pipes, files and /dev/null without node:tty, whose import
 // costs ~5 ms in the binary (measured); only another character device asks tty.isatty.
 import { fstatSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { ExtensionMode } from "../core/extensions/types.ts";
 import type { Args } from "./args.ts";
 
@@ -26,7 +25,7 @@ function askTerminal(fd: number): boolean {
 	} catch {
 		// No such fd, or no /dev/null (Windows): let isatty decide.
 	}
-	const tty = createRequire(import.meta.url)("node:tty") as typeof import("node:tty");
+	const tty = require("node:tty") as typeof import("node:tty");
 	return tty.isatty(fd);
 }
 
