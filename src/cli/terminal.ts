@@ -22,7 +22,21 @@ function isattyBinding(): TtyBinding | null {
 	return ttyBinding;
 }
 
+/**
+ * The answer for each fd asked about: a start asks about stdin and stdout up to four times each (the
+ * mode at parse time, extension start-up, the prompt, the session-in-use prompt), and each answer is
+ * an isatty call (without the binding, an fstat, a stat of /dev/null and isatty). A run's stdin and
+ * stdout do not change under it.
+ */
+const answers = new Map<number, boolean>();
+
 export function isTerminal(fd: number): boolean {
+	let answer = answers.get(fd);
+	if (answer === undefined) answers.set(fd, (answer = askTerminal(fd)));
+	return answer;
+}
+
+function askTerminal(fd: number): boolean {
 	const binding = isattyBinding();
 	if (binding) {
 		try {
