@@ -21,10 +21,11 @@ function wrap(target: object, name: string, label: string, when?: (args: unknown
 	Object.defineProperty(target, name, { value: wrapper, writable: true, configurable: true, enumerable: false });
 }
 
-for (const name of ["flatMap", "flat", "reduce", "reduceRight", "some", "find", "findIndex", "findLast", "findLastIndex", "sort", "at", "entries", "forEach"]) {
+for (const name of ["flatMap", "flat", "reduce", "reduceRight", "some", "every", "find", "findIndex", "findLast", "findLastIndex", "sort", "at", "entries", "forEach"]) {
 	wrap(Array.prototype, name, `Array#${name}`);
 }
 wrap(Array, "from", "Array.from");
+wrap(String, "raw", "String.raw");
 wrap(Promise, "race", "Promise.race");
 wrap(Object, "fromEntries", "Object.fromEntries");
 // Replacing with a regex runs RegExp.prototype[Symbol.replace], a builtin of its own; with a string it does not.

@@ -171,13 +171,14 @@ export function resolvePackage(pkg: ConfiguredPackage): ResolvedPackage {
 /**
  * What the run's installed packages contribute of one kind (absolute paths): `-e` packages first,
  * then the project's (when trusted), then the user's. Never installs; a malformed list gives none
- * (extension discovery reports it). For readers that run before the session (the TUI's themes).
+ * (extension discovery reports it). For readers that run before the session (the TUI's themes),
+ * which may pass the settings files they read already.
  */
-export function installedPackageFiles(kind: ResourceKind, cwd: string, projectTrusted: boolean, extensionPaths: readonly string[] = []): string[] {
+export function installedPackageFiles(kind: ResourceKind, cwd: string, projectTrusted: boolean, extensionPaths: readonly string[] = [], read?: RunSettings): string[] {
 	const cli = packageSourcesIn(extensionPaths);
 	let settings: RunSettings;
 	try {
-		settings = readRunSettings(cwd, projectTrusted);
+		settings = read ?? readRunSettings(cwd, projectTrusted);
 	} catch {
 		return [];
 	}

@@ -5,7 +5,7 @@
 import { Text } from "@earendil-works/pi-tui/dist/components/text.js";
 import { ProcessTerminal } from "@earendil-works/pi-tui/dist/terminal.js";
 import { Screen } from "./screen.ts";
-import type { Component, Terminal, TUI } from "@earendil-works/pi-tui";
+import type { Component, Container, Terminal, TUI } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { APP_NAME } from "../../config.ts";
 import type { AgentSession } from "../../core/agent-session.ts";
@@ -37,6 +37,16 @@ import type { ViewContext } from "./transcript/view-context.ts";
 import { UiBridge } from "./ui-bridge.ts";
 import { suspend } from "./terminal-guard.ts";
 import { WorkingIndicator } from "./working.ts";
+
+/**
+ * Whether a region draws no line: asked of its components (the header's cache them), not by rendering
+ * the region's container a second time in the frame, where pi-tui compares it with the frame's first
+ * render and calls Array#every, a builtin compiled on its first call that the first frame makes nowhere else.
+ */
+function drawsNothing(region: Container, width: number): boolean {
+	for (const child of region.children) if (child.render(width).length > 0) return false;
+	return true;
+}
 
 /** A second ctrl+c within this many ms of the first (on an empty input) exits. */
 const DOUBLE_PRESS_MS = 2000;
@@ -115,7 +125,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.done = new Promise((resolve) => (this.finish = resolve));
 		this.ready = new Promise((resolve) => (this.settleReady = resolve));
 		const transcript = new Transcript();
-		transcript.atTop = () => this.layout.header.render(this.tui.terminal.columns).length + this.layout.sections.render(this.tui.terminal.columns).length === 0;
+		transcript.atTop = () => drawsNothing(this.layout.header, this.tui.terminal.columns) && drawsNothing(this.layout.sections, this.tui.terminal.columns);
 		this.conversation = new Conversation(this, transcript, {
 			working: (on) => this.working.setWorking(on),
 			queued: (steering, followUp) => this.showQueued(steering, followUp),

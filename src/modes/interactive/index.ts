@@ -9,7 +9,7 @@ import { noModelMessage } from "../../core/providers/model-resolver.ts";
 import type { ExtensionErrorReport } from "../../core/extensions/runner.ts";
 import { installedPackageFiles } from "../../core/packages/configured.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
-import { projectSettingsPath, readSettingsFile, userSettingsPath } from "../../core/resources/settings.ts";
+import { peekSettingsFile, projectSettingsPath, userSettingsPath, type RunSettings } from "../../core/resources/settings.ts";
 import { endStartup } from "../../core/jit-policy.ts";
 import { mark } from "../../core/timing.ts";
 import { APP_NAME } from "../../config.ts";
@@ -38,15 +38,18 @@ export interface InteractiveModeOptions {
 	resume?: boolean;
 }
 
-/** `quietStartup` from settings (project over user); unreadable settings count as not quiet. */
-function quietStartup(cwd: string, projectTrusted: boolean): boolean {
-	try {
-		const user = readSettingsFile(userSettingsPath())?.data.quietStartup;
-		const project = projectTrusted ? readSettingsFile(projectSettingsPath(cwd))?.data.quietStartup : undefined;
-		return (project ?? user) === true;
-	} catch {
-		return false;
-	}
+/**
+ * The settings files the app reads before the session (quietStartup, the theme, packages' themes),
+ * read once; the project's only when trusted. An unreadable file counts as absent here: the session's
+ * own read reports it.
+ */
+function appSettings(cwd: string, projectTrusted: boolean): RunSettings {
+	return { user: peekSettingsFile(userSettingsPath()), project: projectTrusted ? peekSettingsFile(projectSettingsPath(cwd)) : undefined };
+}
+
+/** `quietStartup` from settings (project over user). */
+function quietStartup(settings: RunSettings): boolean {
+	return (settings.project?.data.quietStartup ?? settings.user?.data.quietStartup) === true;
 }
 
 function reportExtensionError(app: InteractiveApp, report: ExtensionErrorReport): void {
@@ -65,8 +68,8 @@ function captureConsole(app: InteractiveApp): () => void {
 }
 
 /** The `theme` setting applied before the first frame; problems with theme files come back as warnings. */
-function applyThemeSetting(app: InteractiveApp, sources: ThemeSources): string[] {
-	const name = readThemeSetting(sources.cwd, sources.projectTrusted, readSettingsFile);
+function applyThemeSetting(app: InteractiveApp, sources: ThemeSources, settings: RunSettings): string[] {
+	const name = readThemeSetting(settings);
 	// Theme folders are read only when there are any (or a setting names a theme that is not built in).
 	if (!ThemeRegistry.hasFiles(sources) && (!name || name === "dark")) return [];
 	const failed = app.themes.applySetting(name);
@@ -77,18 +80,19 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 	const cwd = resolve(options.session.cwd ?? process.cwd());
 	const extensions = options.session.extensions?.loaded?.extensions ?? [];
 	const projectTrusted = options.session.extensions?.projectTrusted ?? false;
+	const settings = appSettings(cwd, projectTrusted);
 	let packageThemes: string[] | undefined;
-	const themeSources: ThemeSources = { cwd, projectTrusted, packageThemes: () => (packageThemes ??= installedPackageFiles("themes", cwd, projectTrusted, options.session.packageSources)) };
+	const themeSources: ThemeSources = { cwd, projectTrusted, packageThemes: () => (packageThemes ??= installedPackageFiles("themes", cwd, projectTrusted, options.session.packageSources, settings)) };
 	const app = new InteractiveApp({
 		cwd,
 		expanded: options.verbose ?? false,
 		startupIssues: options.issues ?? [],
 		extensions,
-		quiet: !options.verbose && quietStartup(cwd, options.session.extensions?.projectTrusted ?? false),
+		quiet: !options.verbose && quietStartup(settings),
 		projectTrusted,
 		packageThemes: themeSources.packageThemes,
 	});
-	const themeWarnings = [...applyThemeSetting(app, themeSources), ...applyUserKeybindings(app.keybindings)];
+	const themeWarnings = [...applyThemeSetting(app, themeSources, settings), ...applyUserKeybindings(app.keybindings)];
 	mark("create app");
 	const restoreConsole = captureConsole(app);
 	const guard = guardTerminal(app);

@@ -1,6 +1,6 @@
 // pi-tui's top-level constants that the build writes in as literals (scripts/pi-tui-constants.ts):
-// each literal is the value pi-tui's own line gives, the bundled modules no longer call Array.from at
-// import, and a pi-tui whose lines changed stops the build.
+// each literal is the value pi-tui's own line gives, the bundled modules no longer call Array.from or
+// String.raw at import, and a pi-tui whose lines changed stops the build.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,10 +28,11 @@ describe("pi-tui-constants", () => {
 		}
 		expect(evaluateConstant(PI_TUI_CONSTANTS[0]!)).toStartWith("\x1b]10;?\x07\x1b]11;?\x07\x1b]4;0;?\x07");
 		expect(evaluateConstant(PI_TUI_CONSTANTS[1]!)).toHaveLength(24);
+		expect(new RegExp(`^${evaluateConstant(PI_TUI_CONSTANTS[2]!) as string}$`).test("-1.5e3")).toBe(true);
 	});
 
-	test("no top-level Array.from is left in those files, and other files are unchanged", () => {
-		for (const file of FILES) expect(piTuiConstants(readFileSync(join(DIST, file), "utf8"), join(DIST, file))).not.toMatch(/^const \w+ = .*Array\.from/m);
+	test("no top-level Array.from or String.raw is left in those files, and other files are unchanged", () => {
+		for (const file of FILES) expect(piTuiConstants(readFileSync(join(DIST, file), "utf8"), join(DIST, file))).not.toMatch(/^const \w+ = .*(Array\.from|String\.raw)/m);
 		const utils = readFileSync(join(DIST, "utils.js"), "utf8");
 		expect(piTuiConstants(utils, join(DIST, "utils.js"))).toBe(utils);
 	});

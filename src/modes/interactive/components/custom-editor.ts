@@ -4,7 +4,7 @@
 // `embedWorkingStatus` the working indicator is drawn in its top border, as pi's editor does.
 import { Editor } from "@earendil-works/pi-tui/dist/components/editor.js";
 import { visibleWidth } from "@earendil-works/pi-tui/dist/utils.js";
-import type { EditorOptions, EditorTheme, KeybindingsManager, TUI } from "@earendil-works/pi-tui";
+import type { AutocompleteProvider, EditorOptions, EditorTheme, KeybindingsManager, TUI } from "@earendil-works/pi-tui";
 
 /** What the editor's top border shows while the agent works (a spinner and its message). */
 export interface BorderStatus {
@@ -18,6 +18,19 @@ export type CustomEditorOptions = EditorOptions & {
 	/** Draw the working status in the top border instead of on a line of its own. Default false. */
 	embedWorkingStatus?: boolean;
 };
+
+/** What pi-tui's Editor keeps about completion (TypeScript-private there), read by setAutocompleteProvider. */
+interface CompletionFields {
+	autocompleteProvider?: AutocompleteProvider;
+	autocompleteTriggerCharacters?: unknown;
+}
+
+/** Whether `wanted` holds only characters that `current` (the editor's trigger list) has already. */
+function addsNoTrigger(current: unknown, wanted: readonly string[] = []): boolean {
+	if (!Array.isArray(current)) return false;
+	for (const character of wanted) if (!current.includes(character)) return false;
+	return true;
+}
 
 export class CustomEditor extends Editor {
 	protected readonly keybindings: KeybindingsManager;
@@ -63,6 +76,21 @@ export class CustomEditor extends Editor {
 		const spinner = status.renderSpinnerInBorder(width);
 		const lead = Math.min(3, Math.max(0, width - visibleWidth(spinner)));
 		return this.borderColor("─".repeat(lead)) + spinner + this.borderColor("─".repeat(Math.max(0, width - lead - visibleWidth(spinner))));
+	}
+
+	/**
+	 * An editor's first provider, when its trigger characters are among the editor's own ("@" and "#"
+	 * to start with): only the provider is set. pi-tui's setter would cancel a completion that cannot
+	 * have started (none starts without a provider) and build its two trigger patterns again, the same
+	 * patterns, with `new RegExp` (~0.3 ms before the first frame). Any other provider goes to pi-tui.
+	 */
+	override setAutocompleteProvider(provider: AutocompleteProvider): void {
+		const fields = this as unknown as CompletionFields;
+		if ("autocompleteProvider" in fields && fields.autocompleteProvider === undefined && addsNoTrigger(fields.autocompleteTriggerCharacters, provider.triggerCharacters)) {
+			fields.autocompleteProvider = provider;
+			return;
+		}
+		super.setAutocompleteProvider(provider);
 	}
 
 	/** Register what an app action does. */

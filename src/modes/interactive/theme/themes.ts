@@ -188,17 +188,13 @@ export class ThemeRegistry {
 	}
 }
 
-/** The `theme` setting: the project's (when trusted) over the user's; unreadable settings name none. */
-export function readThemeSetting(cwd: string, projectTrusted: boolean, read: (path: string) => { data: Record<string, unknown> } | undefined): string | undefined {
-	const pick = (path: string) => {
-		try {
-			const value = read(path)?.data.theme;
-			return typeof value === "string" && value.trim() ? value.trim() : undefined;
-		} catch {
-			return undefined;
-		}
+/** The `theme` setting of the files read (the project's only when trusted): the project's over the user's. */
+export function readThemeSetting(settings: { project?: { data: Record<string, unknown> }; user?: { data: Record<string, unknown> } }): string | undefined {
+	const pick = (file: { data: Record<string, unknown> } | undefined) => {
+		const value = file?.data.theme;
+		return typeof value === "string" && value.trim() ? value.trim() : undefined;
 	};
-	return (projectTrusted ? pick(join(getProjectConfigDir(cwd), "settings.json")) : undefined) ?? pick(join(getAgentDir(), "settings.json"));
+	return pick(settings.project) ?? pick(settings.user);
 }
 
 /**
