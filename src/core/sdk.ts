@@ -5,7 +5,6 @@ import { resolve } from "node:path";
 import { getProjectMcpPath, getUserMcpPath } from "../config.ts";
 import { AgentSession } from "./agent-session.ts";
 import { UserError } from "./errors.ts";
-import { pathExists } from "./file-reader.ts";
 import { ModelRegistry } from "./providers/registry.ts";
 import { clampThinkingLevel } from "./providers/thinking.ts";
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "./providers/types.ts";
@@ -490,7 +489,7 @@ function buildSession(options: CreateAgentSessionOptions, inputs: SessionInputs)
 /** An mcp.json that exists and is not empty (a stat, so a run without MCP imports none of it). */
 function hasMcpFile(path: string): boolean {
 	try {
-		return pathExists(path) && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
+		return (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
 	} catch {
 		return false;
 	}
