@@ -3,7 +3,7 @@
 // Beside dist/agent, dist/agent.chunks.json says which sources each chunk holds: with
 // AGENT_DEBUG_CHUNKS=1 the binary names the chunks it loaded, so a test can tell which modules a run imported.
 import { rmSync, writeFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
 import { STARTUP_JIT_POLICY } from "../src/core/jit-policy.ts";
@@ -13,6 +13,7 @@ import { CATALOGUE_MODULE, frozenCatalogueSource } from "./frozen-catalogue.ts";
 import { FROZEN_MODULES, frozenModuleSource } from "./frozen-module.ts";
 import { piTuiBuildPlugin } from "./pi-tui-build-plugin.ts";
 import { TYPEBOX_CHAR_MODULE, typeboxCharLiterals } from "./typebox-char-literals.ts";
+import { lazyFsImports } from "./lazy-fs-imports.ts";
 import { writeTypesBundle } from "./types.ts";
 
 export interface BuildOptions {
@@ -50,6 +51,9 @@ export interface ChunkMap {
 
 const repoRoot = resolve(import.meta.dir, "..");
 
+/** Our TypeScript modules. */
+const OWN_TS_MODULES = new RegExp(`^${RegExp.escape(join(repoRoot, "src"))}[\\\\/].*\\.ts$`);
+
 /** Our files imported `with { type: "text" }`. */
 const TEXT_MODULES = /[\\/]src[\\/].*\.(md|css)$/;
 
@@ -69,6 +73,8 @@ const buildTimePlugin: Bun.BunPlugin = {
 		build.onLoad({ filter: TEXT_MODULES }, async ({ path }) => ({ contents: `export default ${JSON.stringify(await Bun.file(path).text())};`, loader: "js" }));
 		// typebox's tokenizer character classes as literals instead of Array.from at import (typebox-char-literals.ts).
 		build.onLoad({ filter: TYPEBOX_CHAR_MODULE }, async ({ path }) => ({ contents: typeboxCharLiterals(await Bun.file(path).text(), path), loader: "js" }));
+		// Our modules' node:fs imports load it on first call (lazy-fs-imports.ts). Last: a module made above is not read.
+		build.onLoad({ filter: OWN_TS_MODULES }, async ({ path }) => ({ contents: lazyFsImports(await Bun.file(path).text(), path), loader: "ts" }));
 	},
 };
 

@@ -16,11 +16,14 @@ const code = await main(argv);
 
 /**
  * `AGENT_DEBUG_CHUNKS=1`: at exit, one stderr line naming every lazily loaded chunk (Bun lists a
- * compiled binary's loaded chunks in require.cache), so a test can check what a run imported.
+ * compiled binary's loaded chunks in require.cache), so a test can check what a run imported, and
+ * one saying whether node:fs was loaded.
  */
 function reportLoadedChunks(): void {
 	process.on("exit", () => {
 		const chunks = Object.keys(require.cache).map((k) => k.slice(k.lastIndexOf("/") + 1));
-		process.stderr.write(`Loaded chunks: ${chunks.join(" ")}\n`);
+		// Set by core/lazy-fs.ts, through which our modules load node:fs in the binary (scripts/lazy-fs-imports.ts).
+		const fs = (globalThis as Record<symbol, unknown>)[Symbol.for("agent.node-fs-loaded")] === true;
+		process.stderr.write(`Loaded chunks: ${chunks.join(" ")}\nLoaded node:fs: ${fs ? "yes" : "no"}\n`);
 	});
 }

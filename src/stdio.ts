@@ -2,6 +2,12 @@
 // and 7 MB at start-up in a compiled binary, measured), so paths that only print use these.
 import { writeSync } from "node:fs";
 
+// Bun's own console.log and console.error, taken before anything replaces them: a line given as one
+// string is written as it is, synchronously and whole (a full non-blocking pipe is waited out, a reader
+// that went away is ignored), and without node:fs, whose loading costs 1.5–2 ms of a compiled start.
+const bunLog = console.log;
+const bunError = console.error;
+
 // TextEncoder, not Buffer.from: the first use of Buffer builds it (~0.4 ms of a `-p` run that uses it nowhere else).
 const encoder = new TextEncoder();
 
@@ -26,11 +32,13 @@ function writeAll(fd: number, text: string): void {
 }
 
 export function writeStdout(text: string): void {
-	writeAll(1, text);
+	if (text.endsWith("\n")) bunLog(text.slice(0, -1));
+	else writeAll(1, text);
 }
 
 export function writeStderr(text: string): void {
-	writeAll(2, text);
+	if (text.endsWith("\n")) bunError(text.slice(0, -1));
+	else writeAll(2, text);
 }
 
 // Console methods that print to stdout (in Bun, trace too). log/info/debug/trace keep Bun's own

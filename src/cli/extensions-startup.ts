@@ -1,7 +1,6 @@
 // Start-up of extensions for a run: trust (prompt or skip line), load, fail with exit 1 on any
 // load error, resolve extension flags, and print the start-up list for --verbose. Also the
 // quiet variant `--help` uses to list extension flags.
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runMode } from "./terminal.ts";
 import { APP_NAME, getProjectConfigDir, getProjectMcpPath, VERSION } from "../config.ts";
@@ -17,6 +16,7 @@ import { writeStderr } from "../stdio.ts";
 import { builtinFlagNames, resolveExtensionFlags, type Args, type FlagDefinition } from "./args.ts";
 import { preparePackages } from "./package-startup.ts";
 import { UserError } from "../core/errors.ts";
+import { pathExists } from "../core/file-reader.ts";
 import type { ExtensionFlagHelp } from "./help.ts";
 
 export interface StartedExtensions {
@@ -98,7 +98,7 @@ export async function startExtensions(args: Args, cwd = process.cwd()): Promise<
 	const untrusted = discovery.untrustedProject;
 	// Everything the project would load: extensions, and the skills, templates and settings that steer the model.
 	// A project mcp.json (its servers run programs) registers as a gated kind; imported only when there is one.
-	if (!projectTrusted && !args.noApprove && existsSync(getProjectMcpPath(cwd))) await import("../core/mcp/trust-gate.ts");
+	if (!projectTrusted && !args.noApprove && pathExists(getProjectMcpPath(cwd))) await import("../core/mcp/trust-gate.ts");
 	const gated = projectTrusted || args.noApprove ? [] : collectGatedInputs(cwd, untrusted);
 	if (gated.length > 0) {
 		let prompted = false;

@@ -1,9 +1,10 @@
 // The one way the agent reads its own files — settings, models, auth, trust, manifests, skills,
 // templates, context files, sessions (issue 12): never blocks on a FIFO or device, bounds size and
 // nesting, drops a BOM, treats a symlink loop as an error, and names the file (and line) in every error.
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync, type Stats } from "node:fs";
 import { tildify } from "../config.ts";
 import { UserError } from "./errors.ts";
+import { nodeFsLoaded } from "./lazy-fs.ts";
 import { excessiveNesting, lineColumn, scanJson } from "./json-scan.ts";
 
 /** Config files are small; past this a file is a mistake (or an attack), not a config. */
@@ -64,16 +65,75 @@ export function systemReason(error: unknown): string {
 /**
  * The text of `path` (a leading BOM dropped), or undefined when there is no such file. A FIFO,
  * device, socket or directory is refused without being opened; so is a file over `maxBytes`.
+ * A config-sized file is read through Bun until something loads node:fs (see pathExists).
  */
 export function readTextFile(path: string, options: ReadTextOptions = {}): string | undefined {
-	const text = readCheckedFile(path, options);
-	if (text === undefined) return undefined;
-	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	const maxBytes = options.maxBytes ?? MAX_CONFIG_BYTES;
+	const text = maxBytes <= MAX_CONFIG_BYTES && BUN_READS && !nodeFsLoaded() ? readThroughBun(path, maxBytes) : NOT_READ;
+	return stripBom(text === NOT_READ ? readCheckedFile(path, maxBytes) : text);
+}
+
+function stripBom(text: string | undefined): string | undefined {
+	return text !== undefined && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * What Bun.file(path).lastModified is when the path cannot be stat'ed (absent, a dangling link, a
+ * parent that is a file or cannot be searched): Bun's "not known" time, the largest it keeps.
+ */
+export const NO_STAT = 2 ** 52 - 1;
+
+/**
+ * Whether `path` exists (a stat of it succeeds, links followed), as existsSync answers. Asked of Bun
+ * until something loads node:fs (1.5–2 ms of a compiled start, core/lazy-fs.ts): a start asks this of
+ * files it mostly does not find; once node:fs is there, existsSync costs less.
+ */
+export function pathExists(path: string): boolean {
+	if (nodeFsLoaded()) return existsSync(path);
+	try {
+		return Bun.file(path).lastModified !== NO_STAT;
+	} catch {
+		return false;
+	}
+}
+
+/** Bun.mmap is not on Windows; there every read takes node:fs's path. */
+const BUN_READS = process.platform !== "win32";
+const NOT_READ = Symbol("not read");
+let decoder: TextDecoder | undefined;
+
+/**
+ * A config-sized file read without node:fs: its size from Bun (Infinity for a FIFO, device or socket,
+ * which are not opened), then the bytes mapped and decoded (UTF-8, malformed bytes replaced, as
+ * readFileSync does). NOT_READ leaves the file to readCheckedFile, which names what it is.
+ */
+function readThroughBun(path: string, maxBytes: number): string | undefined | typeof NOT_READ {
+	let size: number;
+	try {
+		size = Bun.file(path).size;
+	} catch {
+		return NOT_READ;
+	}
+	if (size === Infinity || size > maxBytes) return NOT_READ;
+	let bytes: Uint8Array;
+	try {
+		bytes = Bun.mmap(path, { shared: false });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		// Absent, or a parent that is a file: there is no such file to read.
+		if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+		// An empty file has nothing to map (a directory says EISDIR first).
+		if (code === "EINVAL" && size === 0) return "";
+		if (code === "EISDIR") throw new FileReadError(path, "is a directory, not a file; it was not read");
+		throw new FileReadError(path, `cannot be read: ${systemReason(error)}`);
+	}
+	// ignoreBOM: a BOM stays in the text, as readFileSync leaves it, for readTextFile to drop.
+	decoder ??= new TextDecoder("utf-8", { ignoreBOM: true });
+	return decoder.decode(bytes);
 }
 
 /** The file's text (UTF-8, malformed bytes replaced), once it is known to be a regular file within the size bound. */
-function readCheckedFile(path: string, options: ReadTextOptions): string | undefined {
-	const maxBytes = options.maxBytes ?? MAX_CONFIG_BYTES;
+function readCheckedFile(path: string, maxBytes: number): string | undefined {
 	let stats: Stats | undefined;
 	try {
 		// An absent file (most settings, key and context files at a start) is an answer, not an error to build.

@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { getProjectMcpPath, getUserMcpPath } from "../config.ts";
 import { AgentSession } from "./agent-session.ts";
 import { UserError } from "./errors.ts";
+import { pathExists } from "./file-reader.ts";
 import { ModelRegistry } from "./providers/registry.ts";
 import { clampThinkingLevel } from "./providers/thinking.ts";
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "./providers/types.ts";
@@ -116,11 +117,32 @@ export interface CreateAgentSessionOptions {
 	/** A line about MCP for the user (a server failed or stopped, an mcp.json entry was skipped). Default: stderr. */
 	onMcpNotice?: (message: string) => void;
 	/**
+	 * Called once the session file, the model and the thinking level are chosen, before the tools,
+	 * the AgentSession, MCP and the extension host are built: the TUI draws its first frame here
+	 * (building the AgentSession early only when the frame shows what needs it). Awaited. Default: nothing.
+	 */
+	onSessionChosen?: (chosen: ChosenSession) => unknown;
+	/**
 	 * Called once the session exists, before extensions hear session_start: subscribe here to see
 	 * what those handlers emit (json and rpc mode stream it); the TUI starts here, so dialogs
 	 * in session_start handlers have a screen. Awaited. Default: nothing.
 	 */
 	onSessionCreated?: (session: AgentSession, created: CreatedAgentSession) => unknown;
+}
+
+/** What createAgentSession has chosen before it builds the session (onSessionChosen). */
+export interface ChosenSession {
+	sessionManager: SessionManager;
+	model: Model | undefined;
+	thinkingLevel: ThinkingLevel;
+	/** Whether the session holds messages already (a resumed one). */
+	hasMessages: boolean;
+	registry: ModelRegistry;
+	resources: ResourceSet;
+	/** Things the user should see, as CreatedAgentSession's (no more are added after this). */
+	warnings: string[];
+	/** The AgentSession, built on the first call; createAgentSession builds it after onSessionChosen otherwise. */
+	session(): AgentSession;
 }
 
 export interface CreatedAgentSession {
@@ -320,6 +342,81 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 	mark("select model");
 	thinkingLevel = model ? clampThinkingLevel(model, thinkingLevel ?? "off") : (thinkingLevel ?? "off");
 
+	// --models is checked before anything is drawn: a pattern matching nothing stops the start.
+	const scopedLevels = new Map<Model, ThinkingLevel>();
+	const scopedModels = options.scopedModels?.length ? resolveScopedModels(registry, options.scopedModels, scopedLevels) : undefined;
+	const level = thinkingLevel;
+	let built: BuiltSession | undefined;
+	const build = () => (built ??= buildSession(options, { cwd, registry, sessionManager, resources, loaded, model, thinkingLevel: level, context, messages, scopedModels, scopedLevels }));
+	await options.onSessionChosen?.({ sessionManager, model, thinkingLevel: level, hasMessages: context.hasMessages, registry, resources, warnings, session: () => build().session });
+	const { session, baseTools, builtinToolNames } = build();
+	const mcp = await startMcp(options, { cwd, projectTrusted, session, extensionsLoaded: loaded !== undefined });
+	const host = new ExtensionHost({
+		session,
+		registry,
+		mode: options.mode ?? "print",
+		loaded,
+		entries: options.extensions?.entries ?? [],
+		discover: options.extensions?.discover,
+		flagValues: options.extensions?.flagValues,
+		baseTools,
+		builtinToolNames,
+		projectTrusted,
+		ui: options.ui,
+		hasUI: options.hasUI,
+		onError: options.onExtensionError ?? ((r) => process.stderr.write(`Extension error (${r.extensionPath}): ${r.error}\n`)),
+		onShutdown: options.onShutdown,
+		resources,
+		mcp,
+	});
+	const created: CreatedAgentSession = { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
+	await options.onSessionCreated?.(session, created);
+	mark("session and host");
+	await host.bind("startup");
+	// Names in --tools may be tools extensions register later (in session_start): checked once they had the chance.
+	if (options.tools && !options.noTools) {
+		const known = new Set(session.getAllTools().map((t) => t.name));
+		let unknown = options.tools.filter((n) => !known.has(n));
+		// MCP tools (`mcp__server__*`) are not known yet: their servers are still to connect.
+		if (unknown.length > 0) {
+			const { isMcpToolName } = await import("./mcp/tool-names.ts");
+			unknown = unknown.filter((n) => !isMcpToolName(n));
+		}
+		if (unknown.length > 0) {
+			await host.shutdown();
+			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...known].join(", ")}`]);
+		}
+	}
+	mark("bind extensions");
+	return created;
+}
+
+interface BuiltSession {
+	session: AgentSession;
+	/** What reload restores before extensions register their tools again. */
+	baseTools: AgentTool<any, any, any>[];
+	builtinToolNames: string[];
+}
+
+/** What createAgentSession has chosen by the time it builds the tools and the AgentSession. */
+interface SessionInputs {
+	cwd: string;
+	registry: ModelRegistry;
+	sessionManager: SessionManager;
+	resources: ResourceSet;
+	loaded: LoadExtensionsResult | undefined;
+	model: Model | undefined;
+	thinkingLevel: ThinkingLevel;
+	context: ReturnType<SessionManager["contextSettings"]>;
+	messages: ReturnType<SessionManager["deferredContext"]>;
+	/** `--models`, resolved (with the levels its patterns name). */
+	scopedModels: Model[] | undefined;
+	scopedLevels: Map<Model, ThinkingLevel>;
+}
+
+/** The tools and the AgentSession over the chosen session, model and resources, with the settings that shape it. */
+function buildSession(options: CreateAgentSessionOptions, inputs: SessionInputs): BuiltSession {
+	const { cwd, registry, sessionManager, resources, loaded, model, thinkingLevel, context, messages } = inputs;
 	// Tools: built-ins, then extra tools (which replace a built-in of the same name). With -nt or
 	// -nbt the built-ins exist but start inactive: getAllTools() lists them, setActiveTools() can turn one on.
 	const builtins = createBuiltinTools(cwd);
@@ -382,53 +479,18 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		sessionManager.appendModelChange(model.provider, model.id);
 	}
 	if (!context.hasMessages || context.thinkingLevel !== thinkingLevel) sessionManager.appendThinkingLevelChange(thinkingLevel);
-	if (options.scopedModels?.length) session.scopedModels = resolveScopedModels(registry, options.scopedModels, session.scopedThinkingLevels);
-	mark("agent session");
-	const mcp = await startMcp(options, { cwd, projectTrusted, session, extensionsLoaded: loaded !== undefined });
-	const host = new ExtensionHost({
-		session,
-		registry,
-		mode: options.mode ?? "print",
-		loaded,
-		entries: options.extensions?.entries ?? [],
-		discover: options.extensions?.discover,
-		flagValues: options.extensions?.flagValues,
-		baseTools: baseTools,
-		builtinToolNames: builtins.tools.map((t) => t.name),
-		projectTrusted,
-		ui: options.ui,
-		hasUI: options.hasUI,
-		onError: options.onExtensionError ?? ((r) => process.stderr.write(`Extension error (${r.extensionPath}): ${r.error}\n`)),
-		onShutdown: options.onShutdown,
-		resources,
-		mcp,
-	});
-	const created: CreatedAgentSession = { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
-	await options.onSessionCreated?.(session, created);
-	mark("session and host");
-	await host.bind("startup");
-	// Names in --tools may be tools extensions register later (in session_start): checked once they had the chance.
-	if (options.tools && !options.noTools) {
-		const known = new Set(session.getAllTools().map((t) => t.name));
-		let unknown = options.tools.filter((n) => !known.has(n));
-		// MCP tools (`mcp__server__*`) are not known yet: their servers are still to connect.
-		if (unknown.length > 0) {
-			const { isMcpToolName } = await import("./mcp/tool-names.ts");
-			unknown = unknown.filter((n) => !isMcpToolName(n));
-		}
-		if (unknown.length > 0) {
-			await host.shutdown();
-			throw new UserError(`Unknown tool${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}`, [`Available tools: ${[...known].join(", ")}`]);
-		}
+	if (inputs.scopedModels) {
+		session.scopedModels = inputs.scopedModels;
+		for (const [m, l] of inputs.scopedLevels) session.scopedThinkingLevels.set(m, l);
 	}
-	mark("bind extensions");
-	return created;
+	mark("agent session");
+	return { session, baseTools, builtinToolNames: builtins.tools.map((t) => t.name) };
 }
 
 /** An mcp.json that exists and is not empty (a stat, so a run without MCP imports none of it). */
 function hasMcpFile(path: string): boolean {
 	try {
-		return (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
+		return pathExists(path) && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
 	} catch {
 		return false;
 	}

@@ -142,6 +142,24 @@ describe("lazy loading, as the binary reports it", () => {
 		expect(sources.some((s) => s.startsWith("src/core/extensions/loader.ts"))).toBe(false);
 	});
 
+	test("agent -ne --no-session -p with nothing on stdin never loads node:fs; piped text, or a saved session, does", async () => {
+		await using world = await mockWorld();
+		world.mock.script({ text: "hi" }, { text: "piped" }, { text: "saved" });
+		const argv = ["-ne", "--no-session", "--model", MODEL.openai, "-p", "hello"];
+		// Settings, models, auth and context files read through Bun, the answer written with console.log (file-reader.ts, stdio.ts).
+		const quiet = await world.run(argv, { env: { AGENT_DEBUG_CHUNKS: "1" } });
+		expect([quiet.code, quiet.stdout]).toEqual([0, "hi\n"]);
+		expect(quiet.stderr).toContain("Loaded node:fs: no\n");
+		const piped = await world.run(argv, { env: { AGENT_DEBUG_CHUNKS: "1" }, stdin: "from stdin\n" });
+		expect([piped.code, piped.stdout]).toEqual([0, "piped\n"]);
+		expect(piped.stderr).toContain("Loaded node:fs: yes\n");
+		const saved = await world.run(["-ne", "--model", MODEL.openai, "-p", "hello"], { env: { AGENT_DEBUG_CHUNKS: "1" } });
+		expect([saved.code, saved.stdout]).toEqual([0, "saved\n"]);
+		expect(saved.stderr).toContain("Loaded node:fs: yes\n");
+		const requests = world.mock.requests;
+		expect(JSON.stringify(requests[1])).toContain("from stdin");
+	});
+
 	test("tool descriptions are part of their chunk, not files loaded one by one", async () => {
 		await using world = await mockWorld();
 		world.mock.script({ text: "hi" });

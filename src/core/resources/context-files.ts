@@ -1,9 +1,8 @@
 // Context files: AGENTS.md (or CLAUDE.md) from ~/.agent and from each folder between the repo
 // root (or /) and cwd, outermost first, so nearer instructions come last and weigh most.
-import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { getAgentDir } from "../../config.ts";
-import { readTextFile } from "../file-reader.ts";
+import { pathExists, readTextFile } from "../file-reader.ts";
 
 export interface ContextFile {
 	path: string;
@@ -31,7 +30,7 @@ function foldersToCwd(cwd: string): string[] {
 	let dir = resolve(cwd);
 	while (true) {
 		chain.push(dir);
-		if (existsSync(join(dir, ".git"))) break;
+		if (pathExists(join(dir, ".git"))) break;
 		const parent = dirname(dir);
 		if (parent === dir) break;
 		dir = parent;

@@ -1,8 +1,8 @@
 // What an untrusted project would load (SPEC §4): one list of {kind, path, declaredBy} items that
 // the trust prompt shows and the `Skipped …` line counts. Built-in kinds are extensions, skills,
 // prompt templates, themes and settings; other inputs (packages, MCP servers) register their own collector.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pathExists } from "../file-reader.ts";
 import { APP_NAME, getProjectConfigDir } from "../../config.ts";
 import type { ExtensionEntry } from "../extensions/discovery.ts";
 import { resolveResourcePath } from "./resource-paths.ts";
@@ -64,7 +64,7 @@ registerGatedInputs({ kind: "settings", noun: ["settings", "settings"], counted:
 function resourceInputs(context: GatedInputContext, key: "skills" | "prompts" | "themes"): GatedInput[] {
 	const out: GatedInput[] = [];
 	const folder = join(context.configDir, key);
-	if (existsSync(folder)) out.push({ kind: key, path: folder, declaredBy: context.configDir });
+	if (pathExists(folder)) out.push({ kind: key, path: folder, declaredBy: context.configDir });
 	const file = context.projectSettings;
 	const listed = file?.data[key];
 	if (file && Array.isArray(listed)) {
@@ -76,7 +76,7 @@ function resourceInputs(context: GatedInputContext, key: "skills" | "prompts" | 
 /** The settings file itself, when it says anything beyond the lists other kinds report (or cannot be read). */
 function settingsInput(context: GatedInputContext): GatedInput[] {
 	const path = projectSettingsPath(context.cwd);
-	if (!existsSync(path)) return [];
+	if (!pathExists(path)) return [];
 	const covered = new Set([...KINDS.values()].flatMap((k) => k.settingsKeys ?? []));
 	const data = context.projectSettings?.data;
 	if (data && Object.keys(data).every((key) => covered.has(key))) return [];
@@ -90,7 +90,7 @@ function settingsInput(context: GatedInputContext): GatedInput[] {
 export function collectGatedInputs(cwd: string, extensions: ExtensionEntry[]): GatedInput[] {
 	const configDir = getProjectConfigDir(cwd);
 	// Every kind is found under `.agent` (its folders, settings.json, mcp.json): without it there is nothing to ask about.
-	if (extensions.length === 0 && !existsSync(configDir)) return [];
+	if (extensions.length === 0 && !pathExists(configDir)) return [];
 	const settingsPath = projectSettingsPath(cwd);
 	const context: GatedInputContext = { cwd, configDir, projectSettings: peekSettingsFile(settingsPath) };
 	const extensionsDir = join(configDir, "extensions");

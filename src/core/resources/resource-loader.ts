@@ -1,8 +1,8 @@
 // The extension part of resource loading: read settings (project only when trusted), decide
 // trust, discover, load. No prompts and no printing here: the CLI start-up and the SDK both
 // build on these functions.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pathExists } from "../file-reader.ts";
 import { getProjectConfigDir, getUserExtensionsDir } from "../../config.ts";
 import { discoverExtensions, type DiscoveryResult, type PackageExtensions } from "../extensions/discovery.ts";
 import { packageSourcesIn, resolvePackage, selectPackages, type ResolvedPackage } from "../packages/configured.ts";
@@ -24,7 +24,7 @@ export interface ExtensionSourceOptions {
 
 /** Whether the project has a `.agent/` folder: everything in it is trust-gated (gated-inputs.ts). */
 export function hasProjectInputs(cwd: string): boolean {
-	return existsSync(getProjectConfigDir(cwd));
+	return pathExists(getProjectConfigDir(cwd));
 }
 
 /**

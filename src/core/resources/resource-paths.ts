@@ -3,7 +3,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { expandHome } from "../../config.ts";
-import { FileReadError, readTextFile } from "../file-reader.ts";
+import { FileReadError, pathExists, readTextFile } from "../file-reader.ts";
 
 /** `path` = `--skill` / `--prompt-template` / settings; `extension` = a `resources_discover` answer. */
 export type ResourceScope = "project" | "user" | "path" | "extension";
@@ -30,6 +30,8 @@ export function resolveResourcePath(path: string, baseDir: string): string {
 }
 
 export function kindOf(path: string): "file" | "dir" | undefined {
+	// Most of the folders a start looks for are absent: Bun says so without node:fs (file-reader.ts).
+	if (!pathExists(path)) return undefined;
 	try {
 		const stat = statSync(path, { throwIfNoEntry: false });
 		if (stat === undefined) return undefined;

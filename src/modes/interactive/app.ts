@@ -8,7 +8,9 @@ import { Screen } from "./screen.ts";
 import type { Component, Container, Terminal, TUI } from "@earendil-works/pi-tui";
 import { basename } from "node:path";
 import { APP_NAME } from "../../config.ts";
+import type { AgentSession } from "../../core/agent-session.ts";
 import type { ExtensionHost } from "../../core/extensions/host.ts";
+import type { SessionManager } from "../../core/session/session-manager.ts";
 import type { McpSession } from "../../core/mcp/manager.ts";
 import { textOf } from "../../core/agent/messages.ts";
 import { ExtensionRenderers } from "../../core/extensions/renderers.ts";
@@ -92,6 +94,11 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	escapeHandler: (() => void) | undefined;
 	/** Bound once the session exists (the UI context is needed to create it). */
 	host: ExtensionHost | undefined;
+	/**
+	 * Until the host is bound (the first frame is drawn before): the session file, and the session
+	 * when what the frame shows needed it built (a model's context use, a resumed conversation).
+	 */
+	early: { manager: SessionManager; session: AgentSession | undefined } | undefined;
 	/** The session's MCP servers (/mcp); undefined with --no-mcp. */
 	mcp: McpSession | undefined;
 	/** The start-up list's resource sections need the session's resources. */
@@ -106,6 +113,9 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	private exiting = false;
 	private finish!: (code: number) => void;
 	readonly done: Promise<number>;
+	/** Settles once the session is ready for input (index.ts): the host, or undefined when start-up failed. */
+	private readonly ready: Promise<ExtensionHost | undefined>;
+	private settleReady!: (host: ExtensionHost | undefined) => void;
 
 	constructor(options: AppOptions) {
 		this.options = options;
@@ -113,6 +123,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.expanded = options.expanded;
 		this.tui = new Screen(options.terminal ?? new ProcessTerminal());
 		this.done = new Promise((resolve) => (this.finish = resolve));
+		this.ready = new Promise((resolve) => (this.settleReady = resolve));
 		const transcript = new Transcript();
 		transcript.atTop = () => drawsNothing(this.layout.header, this.tui.terminal.columns) && drawsNothing(this.layout.sections, this.tui.terminal.columns);
 		this.conversation = new Conversation(this, transcript, {
@@ -129,15 +140,19 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			extensions: () => this.extensions(),
 			editorChanged: () => this.working.editorChanged(),
 			runShortcut: (shortcut) => {
-				if (!this.host) return;
-				const ctx = this.host.createContext();
-				void this.guard(async () => {
-					try {
-						await shortcut.handler(ctx);
-					} catch (error) {
-						this.error(`Shortcut handler error: ${error instanceof Error ? error.message : String(error)}`);
-					}
-				});
+				const run = (host: ExtensionHost | undefined) => {
+					if (!host) return;
+					const ctx = host.createContext();
+					void this.guard(async () => {
+						try {
+							await shortcut.handler(ctx);
+						} catch (error) {
+							this.error(`Shortcut handler error: ${error instanceof Error ? error.message : String(error)}`);
+						}
+					});
+				};
+				if (this.host) run(this.host);
+				else void this.ready.then(run);
 			},
 		});
 		this.layout = new Layout(this.tui, transcript, this.editor.defaultEditor);
@@ -167,7 +182,22 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	}
 
 	tool(name: string): unknown {
-		return this.host?.session.getAllTools().find((t) => t.name === name);
+		return this.session?.getAllTools().find((t) => t.name === name);
+	}
+
+	/** The session the screen shows: the host's, or the one built for the first frame before it. */
+	private get session(): AgentSession | undefined {
+		return this.host?.session ?? this.early?.session;
+	}
+
+	/** The session is ready for input (its host bound, its events shown): what waited for it goes on. */
+	sessionReady(host: ExtensionHost | undefined): void {
+		this.settleReady(host);
+	}
+
+	/** The host; a key made before it exists (right after the first frame) waits for the session to be ready. */
+	private async readyHost(): Promise<ExtensionHost | undefined> {
+		return this.host ?? this.ready;
 	}
 
 	// ---- DialogHost ------------------------------------------------------------------------------
@@ -230,14 +260,14 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	showSession(title?: string): void {
 		this.conversation.clear();
 		if (title) this.info(title);
-		const sm = this.host?.session.session;
+		const sm = this.session?.session;
 		if (sm) this.conversation.replay(sm.getBranch());
 		this.refreshFooter();
 	}
 
 	/** A resumed session's prompts become the editor's history (↑ brings back the last), as pi's do. */
 	seedHistory(): void {
-		const sm = this.host?.session.session;
+		const sm = this.session?.session;
 		if (!sm) return;
 		for (const entry of sm.getBranch()) {
 			if (entry.type === "message" && entry.message.role === "user") this.editor.addToHistory(textOf(entry.message.content));
@@ -269,13 +299,13 @@ export class InteractiveApp implements ViewContext, DialogHost {
 	}
 
 	private footerFigures(): FooterFigures {
-		const session = this.host?.session;
+		const session = this.session;
 		const stats = session?.getSessionStats();
 		const usage = session?.getContextUsage();
 		const model = session?.model;
 		return {
 			cwd: this.cwd,
-			sessionName: session?.session.getSessionName(),
+			sessionName: (session?.session ?? this.early?.manager)?.getSessionName(),
 			model: model ? `${model.provider}/${model.id}` : undefined,
 			thinking: model?.reasoning ? session?.thinkingLevel : undefined,
 			tokens: stats?.tokens ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
@@ -391,7 +421,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 
 	private cycleThinking(): void {
 		const host = this.host;
-		if (!host) return;
+		if (!host) return void this.ready.then((h) => h && this.cycleThinking());
 		// Only the levels this model has ("xhigh" and "max" where it maps them).
 		const next = host.session.nextThinkingLevel();
 		if (next) host.setThinkingLevel(next);
@@ -416,6 +446,8 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.hint(undefined);
 		const trimmed = text.trim();
 		if (!trimmed) return;
+		// Typed before the session was ready: it runs once it is, in the order it was typed.
+		if (!this.host && !(await this.ready)) return;
 		if (trimmed.startsWith("!")) return this.runBash(trimmed);
 		if (trimmed.startsWith("/")) {
 			const space = trimmed.indexOf(" ");
@@ -499,8 +531,10 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		endAllProcessGroups();
 		this.bash?.abort();
 		try {
-			if (this.host?.session.isStreaming) await this.host.session.abort();
-			await this.host?.shutdown();
+			// Before the session is ready (ctrl+d right after the first frame): its host is shut down once it is.
+			const host = await this.readyHost();
+			if (host?.session.isStreaming) await host.session.abort();
+			await host?.shutdown();
 		} catch (error) {
 			this.errorOf(error);
 		} finally {

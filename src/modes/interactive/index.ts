@@ -1,6 +1,7 @@
-// Interactive mode: create the app, then the session with this mode's UI; the TUI starts before
-// extensions get session_start (their dialogs need it). It starts without a model, saying how to
-// configure one, and ends with the terminal as it was and a line saying how to resume.
+// Interactive mode: create the app, then the session with this mode's UI; the first frame is drawn
+// once the session file and model are chosen, before the tools, MCP and extensions are built and get
+// session_start (their dialogs need a screen). It starts without a model, saying how to configure one,
+// and ends with the terminal as it was and a line saying how to resume.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
@@ -116,12 +117,15 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 			onShutdown: () => app.requestShutdown(),
 			// A server that fails or stops is one warning line in the transcript.
 			onMcpNotice: (message) => app.warn(message),
-			onSessionCreated: async (s, { host, warnings, resources, registry, mcp }) => {
-				app.host = host;
-				app.mcp = mcp;
+			// The first frame as soon as what it shows is known: the tools, the session, MCP and the
+			// extension host are built after it, in the same start-up (a key typed meanwhile waits for them).
+			onSessionChosen: async ({ sessionManager, model, hasMessages, warnings, resources, registry, session: build }) => {
 				app.resources = resources;
+				// The footer's context use (a model's) and a resumed conversation (its tools draw their calls) need the session.
+				const early = model || hasMessages ? build() : undefined;
+				app.early = { manager: sessionManager, session: early };
 				// A resumed session shows where it was (its Markdown is drawn from the first frame); the warnings come after it.
-				const resumed = s.messages.length > 0;
+				const resumed = (early?.messages.length ?? 0) > 0;
 				const askTmux = holdTmuxHyperlinks();
 				if (resumed) {
 					await Promise.all([loadMarkdown(), askTmux?.(redrawWithLinks)]);
@@ -129,18 +133,23 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 					app.seedHistory();
 				}
 				const [noModel, ...howTo] = noModelMessage(registry).split("\n");
-				for (const w of warnings) app.conversation.notice(w === noModel && !s.model ? [w, ...howTo].join("\n") : w, "warning");
-				if (!s.model && !warnings.includes(noModel!)) app.info("Pick a model with /model.");
+				for (const w of warnings) app.conversation.notice(w === noModel && !model ? [w, ...howTo].join("\n") : w, "warning");
+				if (!model && !warnings.includes(noModel!)) app.info("Pick a model with /model.");
 				for (const w of themeWarnings) app.warn(w);
 				mark("interactive ready");
 				app.start();
 				drawn = true;
 				mark("first frame");
-				// Start-up code runs once and is not worth compiling (core/jit-policy.ts); from the first frame on
-				// the UI repeats its work (keys, frames, streamed answers): the normal JIT policy.
-				endStartup();
 				// A new session's first frame holds no link: tmux is asked once it is out.
 				if (!resumed) void askTmux?.(redrawWithLinks);
+			},
+			onSessionCreated: (_s, { host, mcp }) => {
+				app.host = host;
+				app.mcp = mcp;
+				app.early = undefined;
+				// Start-up code runs once and is not worth compiling (core/jit-policy.ts); from here on
+				// the UI repeats its work (keys, frames, streamed answers): the normal JIT policy.
+				endStartup();
 			},
 		});
 		session.session.setWriteErrorHandler((error) => app.warn(error.message));
@@ -153,6 +162,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 			app.showSession();
 		});
 		app.refreshFooter();
+		app.sessionReady(app.host);
 
 		const [first, ...rest] = options.prompts ?? [];
 		void (async () => {
@@ -168,6 +178,7 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 		if (file && existsSync(file)) writeStdout(`\nTo resume this session: ${APP_NAME} --session ${sm.getSessionId()}\n`);
 		return code;
 	} catch (error) {
+		app.sessionReady(undefined);
 		guard.release();
 		restoreConsole();
 		await app.exit(1);
