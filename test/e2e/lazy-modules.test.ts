@@ -46,6 +46,8 @@ const NOT_FOR_THE_FIRST_FRAME: Record<string, RegExp> = {
 	// A new session's first frame holds notices only: answers, tool calls, user messages and `!cmd` come with the first of them.
 	"the message views": /^src\/modes\/interactive\/transcript\/(assistant-message|tool-call|tool-defaults|bash-execution|user-message)\.ts$/,
 	"pi-tui's Box and Image": /^node_modules\/@earendil-works\/pi-tui\/dist\/components\/(box|image)\.js$/,
+	// The first code block (or a read result) brings it; a first frame draws none.
+	"the code highlighter": /^src\/modes\/interactive\/theme\/(highlight|hljs)\.ts$/,
 };
 
 interface ChunkMap {
