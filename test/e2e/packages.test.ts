@@ -396,7 +396,8 @@ describe("git packages", () => {
 		// Without -e it is gone, and nothing was written to the settings.
 		expect((await world.run(["-p", "/hello"], { env })).code).toBe(1);
 		expect(existsSync(join(world.agentDir, "settings.json"))).toBe(false);
-	});
+		// Five runs and a dozen git commands: more than the default 5 s on a loaded 2-core machine.
+	}, 30_000);
 });
 
 describe.skipIf(!hasTmux)("the trust prompt", () => {

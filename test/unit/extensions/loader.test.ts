@@ -73,6 +73,32 @@ describe("loadExtensions", () => {
 		expect(result.runtime.flagValues.get("plan")).toBe(true);
 	});
 
+	test("each file's top level, then its factory, then the next file's; an async factory or a thenable is awaited before the next file", async () => {
+		g.__agentTest = [];
+		const log = (what: string) => `globalThis.__agentTest.push(${JSON.stringify(what)});`;
+		const sync = write("sync.ts", `${log("sync top")}\nPromise.resolve().then(() => { ${log("sync top microtask")} });\nexport default function () { ${log("sync factory")} }`);
+		const later = write("later.ts", `${log("async top")}\nexport default async function () { await new Promise((r) => setTimeout(r, 5)); ${log("async factory done")} }`);
+		const thenable = write("thenable.ts", `${log("thenable top")}\nexport default function () { return { then(resolve) { setTimeout(() => { ${log("thenable settled")} resolve(); }, 5); } }; }`);
+		const last = write("last.ts", `${log("last top")}\nexport default function () { ${log("last factory")} }`);
+		const result = await loadExtensions([entry(sync), entry(later), entry(thenable), entry(last)], { cwd: root });
+		expect(result.errors).toEqual([]);
+		expect(g.__agentTest).toEqual(["sync top", "sync top microtask", "sync factory", "async top", "async factory done", "thenable top", "thenable settled", "last top", "last factory"]);
+	});
+
+	test("a factory that throws at once fails its own load only, at the factory stage", async () => {
+		const throws = write("throws.ts", `export default function () { throw new Error("no config"); }`);
+		const ok = write("after-throw.ts", `export default function (pi) { pi.registerFlag("after-throw", { type: "boolean" }); }`);
+		const result = await loadExtensions([entry(throws), entry(ok)], { cwd: root });
+		expect(result.errors.map((e) => [e.stage, e.reason.split(" (at ")[0]])).toEqual([["factory", "no config"]]);
+		expect(result.extensions.map((e) => e.path)).toEqual([ok]);
+	});
+
+	test("a thenable that never settles times out like a promise", async () => {
+		const path = write("hang-thenable.ts", `export default function () { return { then() {} }; }`);
+		const result = await loadExtensions([entry(path)], { cwd: root, timeoutMs: 50 });
+		expect(result.errors.map((e) => e.reason)).toEqual(["Extension factory did not finish within 50 ms: it awaits something that never settles"]);
+	});
+
 	test("a factory that never settles times out with a clear message", async () => {
 		const path = write("hang.ts", `export default function () { return new Promise(() => {}); }`);
 		const result = await loadExtensions([entry(path)], { cwd: root, timeoutMs: 50 });
