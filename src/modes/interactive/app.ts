@@ -538,6 +538,9 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			try {
 				this.tui.requestRender();
 				this.tui.renderNow?.();
+				// What the terminal still owes (its answers to pi-tui's start-up queries, keys typed meanwhile) is
+				// read and dropped before the terminal is handed back, as pi does: the shell would get it as typed text.
+				await this.tui.terminal.drainInput(1000);
 				this.tui.stop();
 			} finally {
 				this.finish(code);
