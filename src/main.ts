@@ -132,6 +132,8 @@ async function run(args: Args): Promise<number> {
 		onExtensionError: (r) => writeStderr(`Extension error (${r.extensionPath}): ${r.error}\n`),
 		onSessionCreated: attachJsonStream ? (s) => (detachJson = attachJsonStream(s, writeStderr)) : undefined,
 	});
+	// The first prompt goes to the model in a few ms: its connection opens now, in the background.
+	if (session.model) registry.preconnect(session.model);
 	for (const w of warnings) if (w !== modelError?.message) writeStderr(`Warning: ${w}\n`);
 	if (args.verbose) {
 		const { resourceSections, resourceConflictSections, sectionLines } = await import("./modes/interactive/resource-sections.ts");

@@ -2,7 +2,7 @@
 // chunks it loaded, and dist/agent.chunks.json (written by the build) says which sources each holds.
 // `agent -ne -p` must never load jiti, the MCP SDK or client, the TUI (pi-tui, the interactive mode)
 // or a provider SDK it does not use (openai-completions needs none; anthropic-messages its own). Checked by source path, so modules others add later are covered too.
-// The TUI's first frame loads none of what only a key or a command needs (pickers, dialogs, clipboard, the session commands).
+// The TUI's first frame loads none of what only a key, a command or a first message needs (pickers, dialogs, clipboard, the session commands, the message views).
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { agentBinary } from "../support/agent.ts";
@@ -43,6 +43,11 @@ const NOT_FOR_THE_FIRST_FRAME: Record<string, RegExp> = {
 	"the clipboard": /^src\/modes\/interactive\/clipboard(-paste)?\.ts$/,
 	"the external editor": /^src\/modes\/interactive\/external-editor\.ts$/,
 	"pi-tui's Input": /^node_modules\/@earendil-works\/pi-tui\/dist\/components\/input\.js$/,
+	// A new session's first frame holds notices only: answers, tool calls, user messages and `!cmd` come with the first of them.
+	"the message views": /^src\/modes\/interactive\/transcript\/(assistant-message|tool-call|tool-defaults|bash-execution|user-message)\.ts$/,
+	"pi-tui's Box and Image": /^node_modules\/@earendil-works\/pi-tui\/dist\/components\/(box|image)\.js$/,
+	// The first code block (or a read result) brings it; a first frame draws none.
+	"the code highlighter": /^src\/modes\/interactive\/theme\/(highlight|hljs)\.ts$/,
 };
 
 interface ChunkMap {
@@ -118,10 +123,12 @@ describe("lazy loading, as the binary reports it", () => {
 		const started = await tuiRun(world);
 		expect(started).toContain("src/modes/interactive/app.ts");
 		expect(loadedKinds(started, NOT_FOR_THE_FIRST_FRAME)).toEqual([]);
-		// The check can fail: /hotkeys brings its module, and only that one.
+		// The check can fail: /hotkeys brings its module, and only that one; a `!cmd` brings the message views.
 		const used = loadedKinds(await tuiRun(world, [{ line: "/hotkeys", until: "Keyboard shortcuts" }]), NOT_FOR_THE_FIRST_FRAME);
 		expect(used).toContain("/hotkeys, /copy, /export");
 		expect(used).not.toContain("the session commands and /tree");
+		expect(used).not.toContain("the message views");
+		expect(loadedKinds(await tuiRun(world, [{ line: "!echo $((6*7))x", until: "42x" }]), NOT_FOR_THE_FIRST_FRAME)).toContain("the message views");
 	}, 60_000);
 
 	test("agent -ne -p loads its wire protocol and none of jiti, MCP, the TUI, the trust prompt or a provider SDK", async () => {

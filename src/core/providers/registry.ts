@@ -12,7 +12,7 @@ import { noModelMessage, resolveModel, selectModel, type ModelSelection, type Re
 import type { AuthJson, ModelOverride, ModelsJson, ProviderConfig, ProviderConfigJson, ProviderModelConfig } from "./provider-config.ts";
 import { configSchema } from "./config-checks.ts";
 import { createRetryPolicy, type RetryPolicy } from "./retry.ts";
-import { errorStream, registerApiStream, registerProviderStream, stream as streamModel, unregisterApiStreams } from "./stream.ts";
+import { errorStream, preconnect, registerApiStream, registerProviderStream, stream as streamModel, unregisterApiStreams } from "./stream.ts";
 import { isNativeProvider, nativeProviderConfig, nativeProviderProblem, nativeProviderStream, type NativeProvider } from "./native-provider.ts";
 import { toTranscriptContext } from "./transcript.ts";
 import { VIRTUAL_API, VirtualModels, type VirtualModelDefinition, type VirtualResolver } from "./virtual-models.ts";
@@ -297,6 +297,12 @@ export class ModelRegistry {
 		// pipe reports failures as events; a throw here would be a bug, still reported as one.
 		void this.pipe(out, model, context, options).catch((error: unknown) => forward(out, errorStream(model, error)));
 		return out;
+	}
+
+	/** Open the connection a request to `model` will use (stream.ts's preconnect), when its key is configured. */
+	preconnect(model: Model, open?: (url: string) => void): void {
+		if (this.isVirtual(model) || this.missingKeyMessage(model) !== undefined) return;
+		preconnect(model, this.env, open);
 	}
 
 	/** The final message of one request (pi-ai's `complete`), with this registry's keys. */

@@ -92,6 +92,25 @@ function dispatch(model: Model, context: Context, options: StreamOptions | undef
 	return out;
 }
 
+/**
+ * Open the connection (DNS, TCP, TLS) the next request to `model` will use, in the background (Bun's
+ * fetch.preconnect), when a built-in protocol sends it: a run about to prompt saves the handshake,
+ * which then overlaps the rest of its start. Not through a proxy (fetch would connect to the proxy).
+ * `open` is fetch.preconnect (a test passes its own).
+ */
+export function preconnect(model: Model, env: Record<string, string | undefined> = process.env, open: (url: string) => void = fetch.preconnect): void {
+	if (model.api !== "openai-completions" && model.api !== "anthropic-messages") return;
+	if (byProvider.has(model.provider) || custom.has(model.api)) return;
+	const url = model.baseUrl;
+	if (!url.startsWith("https://") && !url.startsWith("http://")) return;
+	if (env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy) return;
+	try {
+		open(url);
+	} catch {
+		// A URL fetch cannot use: the request itself says what is wrong with it.
+	}
+}
+
 /** The final message of one request (pi-ai's `complete`). */
 export function complete(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage> {
 	return stream(model, context, options).result();

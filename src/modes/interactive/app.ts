@@ -195,11 +195,6 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.settleReady(host);
 	}
 
-	/** The host; a key made before it exists (right after the first frame) waits for the session to be ready. */
-	private async readyHost(): Promise<ExtensionHost | undefined> {
-		return this.host ?? this.ready;
-	}
-
 	// ---- DialogHost ------------------------------------------------------------------------------
 
 	open(component: Component): () => void {
@@ -532,7 +527,7 @@ export class InteractiveApp implements ViewContext, DialogHost {
 		this.bash?.abort();
 		try {
 			// Before the session is ready (ctrl+d right after the first frame): its host is shut down once it is.
-			const host = await this.readyHost();
+			const host = this.host ?? (await this.ready);
 			if (host?.session.isStreaming) await host.session.abort();
 			await host?.shutdown();
 		} catch (error) {
@@ -543,6 +538,9 @@ export class InteractiveApp implements ViewContext, DialogHost {
 			try {
 				this.tui.requestRender();
 				this.tui.renderNow?.();
+				// What the terminal still owes (its answers to pi-tui's start-up queries, keys typed meanwhile) is
+				// read and dropped before the terminal is handed back, as pi does: the shell would get it as typed text.
+				await this.tui.terminal.drainInput(1000);
 				this.tui.stop();
 			} finally {
 				this.finish(code);

@@ -3,8 +3,6 @@
 // use when called; a theme change (tui2's setTheme) notifies listeners so the screen is redrawn.
 import type { EditorTheme, MarkdownTheme, SelectListTheme, SettingsListTheme } from "@earendil-works/pi-tui";
 import dark from "./dark.json" with { type: "json" };
-import light from "./light.json" with { type: "json" };
-import { highlightCode } from "./highlight.ts";
 import { Theme, type ThemeJson } from "./theme.ts";
 
 let active: Theme | undefined;
@@ -12,8 +10,20 @@ const listeners = new Set<() => void>();
 
 /** The built-in dark theme, in pi's theme JSON format. */
 export const DARK_THEME_JSON = dark as ThemeJson;
-/** The built-in light theme. */
-export const LIGHT_THEME_JSON = light as ThemeJson;
+/**
+ * The built-in light theme, required when the themes are listed or it is chosen (the first frame draws
+ * with dark; the file is in the binary either way).
+ */
+export function lightThemeJson(): ThemeJson {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require("./light.json") as ThemeJson;
+}
+
+/** The code highlighter (highlight.ts), required on the first code block: a first frame draws none. */
+function highlightCode(code: string, lang: string | undefined, theme: Theme): string[] {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (require("./highlight.ts") as typeof import("./highlight.ts")).highlightCode(code, lang, theme);
+}
 
 export function currentTheme(): Theme {
 	return (active ??= new Theme(DARK_THEME_JSON));

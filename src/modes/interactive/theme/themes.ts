@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { parseColor } from "@earendil-works/pi-tui/dist/colors.js";
 import { getAgentDir, getProjectConfigDir, tildify } from "../../../config.ts";
 import { readJsonFile } from "../../../core/file-reader.ts";
-import { currentTheme, DARK_THEME_JSON, LIGHT_THEME_JSON, setCurrentTheme } from "./styles.ts";
+import { currentTheme, DARK_THEME_JSON, lightThemeJson, setCurrentTheme } from "./styles.ts";
 import { BACKGROUND_TOKENS, FOREGROUND_TOKENS, Theme, type ThemeJson } from "./theme.ts";
 
 export interface ThemeInfo {
@@ -127,7 +127,7 @@ export class ThemeRegistry {
 	private load(): Map<string, Entry> {
 		if (this.entries) return this.entries;
 		const entries = new Map<string, Entry>();
-		for (const json of [DARK_THEME_JSON, LIGHT_THEME_JSON]) entries.set(json.name, { name: json.name, path: undefined, json });
+		for (const json of [DARK_THEME_JSON, lightThemeJson()]) entries.set(json.name, { name: json.name, path: undefined, json });
 		const dirs = [join(getAgentDir(), "themes")];
 		if (this.sources.projectTrusted) dirs.push(join(getProjectConfigDir(this.sources.cwd), "themes"));
 		for (const path of [...dirs.flatMap(jsonFiles), ...(this.sources.packageThemes?.() ?? [])]) {

@@ -5,14 +5,25 @@ import type { AgentSessionEvent } from "../../../core/agent-session.ts";
 import type { AgentMessage } from "../../../core/agent/messages.ts";
 import type { AssistantMessage, ImageContent, ToolCall } from "../../../core/providers/types.ts";
 import type { SessionEntry } from "../../../core/session/session-entries.ts";
-import { AssistantMessageView } from "./assistant-message.ts";
-import { BashExecutionView } from "./bash-execution.ts";
-import { CustomEntryView, CustomMessageView, type CustomEntryLike } from "./custom-message.ts";
+import type { AssistantMessageView } from "./assistant-message.ts";
+import type { BashExecutionView } from "./bash-execution.ts";
+import type { CustomEntryLike } from "./custom-message.ts";
 import { NoticeView, SummaryView, type NoticeKind } from "./notice.ts";
-import { ToolCallView } from "./tool-call.ts";
+import type { ToolCallView } from "./tool-call.ts";
 import type { Transcript } from "./transcript.ts";
-import { UserMessageView } from "./user-message.ts";
 import type { ViewContext } from "./view-context.ts";
+
+type MessageViews = typeof import("./message-views.ts");
+let messageViews: MessageViews | undefined;
+
+/**
+ * The message views, required (synchronously: their chunk is in the binary) on the first message or
+ * entry drawn; notices and summaries, which the first frame can show, are imported as usual.
+ */
+function views(): MessageViews {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (messageViews ??= require("./message-views.ts") as MessageViews);
+}
 
 type UserContent = string | readonly { type: string; text?: string }[];
 
@@ -76,12 +87,12 @@ export class Conversation {
 
 	user(text: string, images: readonly ImageContent[] = []): void {
 		const shown = this.context.renderers.transformMarkdown(text, { messageType: "user", isStreaming: false, availableWidth: this.context.tui.terminal.columns - 3 });
-		this.add(new UserMessageView(shown, images));
+		this.add(new (views().UserMessageView)(shown, images));
 	}
 
 	/** A `!cmd` the app is running; `finish` it with its message. */
 	bash(command: string, excluded: boolean): { output(text: string): void; finish(message: AgentMessage & { role: "bashExecution" }): void } {
-		const view = this.add(new BashExecutionView(command, excluded, this.expanded));
+		const view = this.add(new (views().BashExecutionView)(command, excluded, this.expanded));
 		this.ownBash = view;
 		return {
 			output: (text) => {
@@ -97,6 +108,7 @@ export class Conversation {
 	}
 
 	customEntry(entry: CustomEntryLike): void {
+		const { CustomEntryView } = views();
 		if (CustomEntryView.wanted(this.context, entry.customType)) this.add(new CustomEntryView(this.context, entry, this.expanded));
 	}
 
@@ -163,10 +175,10 @@ export class Conversation {
 				this.user(userText(message.content), imagesOf(message.content));
 				return;
 			case "custom":
-				if (message.display) this.add(new CustomMessageView(this.context, message, this.expanded));
+				if (message.display) this.add(new (views().CustomMessageView)(this.context, message, this.expanded));
 				return;
 			case "assistant":
-				this.assistant = this.add(new AssistantMessageView(this.context, this.expanded));
+				this.assistant = this.add(new (views().AssistantMessageView)(this.context, this.expanded));
 				this.assistantUpdate(message, true);
 				return;
 			case "bashExecution":
@@ -180,7 +192,7 @@ export class Conversation {
 	}
 
 	private assistantUpdate(message: AssistantMessage, streaming: boolean): void {
-		this.assistant ??= this.add(new AssistantMessageView(this.context, this.expanded));
+		this.assistant ??= this.add(new (views().AssistantMessageView)(this.context, this.expanded));
 		this.assistant.update(message, streaming);
 		for (const block of message.content) {
 			if (block.type !== "toolCall") continue;
@@ -193,20 +205,21 @@ export class Conversation {
 	private toolView(id: string, name: string, args: unknown): ToolCallView {
 		let view = this.tools.get(id);
 		if (!view) {
-			view = this.add(new ToolCallView(this.context, name, id, args ?? {}, this.expanded));
+			view = this.add(new (views().ToolCallView)(this.context, name, id, args ?? {}, this.expanded));
 			this.tools.set(id, view);
 		}
 		return view;
 	}
 
 	private replayBash(message: AgentMessage & { role: "bashExecution" }): void {
-		const view = new BashExecutionView(message.command, message.excludeFromContext === true, this.expanded);
+		const view = new (views().BashExecutionView)(message.command, message.excludeFromContext === true, this.expanded);
 		view.finish(message);
 		this.add(view);
 	}
 
 	/** Draw entries that were saved before (a resumed session, a move in the tree). */
 	replay(entries: readonly SessionEntry[]): void {
+		const { AssistantMessageView, CustomMessageView, ToolCallView } = views();
 		const calls = new Map<string, ToolCallView>();
 		for (const entry of entries) {
 			if (entry.type === "message") {
