@@ -70,14 +70,27 @@ export function installExitGuard(): void {
 
 /** Run an extension's import or factory: a process.exit inside it becomes an ExtensionExitError. */
 export async function whileLoading<T>(extensionFile: string, fn: () => Promise<T>): Promise<T> {
-	extensionFiles.add(extensionFile);
-	const previous = loading;
-	loading = extensionFile;
+	const previous = enterLoading(extensionFile);
 	try {
 		return await fn();
 	} finally {
-		loading = previous;
+		leaveLoading(previous);
 	}
+}
+
+/**
+ * whileLoading's two halves, for a caller that awaits in between itself (the loader's loop: one
+ * async frame less per stage of every file). Returns what leaveLoading must restore.
+ */
+export function enterLoading(extensionFile: string): string | undefined {
+	extensionFiles.add(extensionFile);
+	const previous = loading;
+	loading = extensionFile;
+	return previous;
+}
+
+export function leaveLoading(previous: string | undefined): void {
+	loading = previous;
 }
 
 /**

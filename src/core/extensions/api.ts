@@ -391,11 +391,14 @@ export function createExtensionAPI(extension: Extension, runtime: ExtensionRunti
 		api,
 		commit() {
 			extension.status = "active";
-			for (const [name, value] of pending.flagDefaults) if (!runtime.flagValues.has(name)) runtime.flagValues.set(name, value);
+			// Most extensions register no flag default, provider or MCP server: no Map iterator for those.
+			if (pending.flagDefaults.size > 0) for (const [name, value] of pending.flagDefaults) if (!runtime.flagValues.has(name)) runtime.flagValues.set(name, value);
 			for (const change of pending.providers) runtime.providerChange(change);
-			for (const [name, server] of pending.mcpServers) {
-				if (server) runtime.mcpServers.register(server);
-				else runtime.mcpServers.unregister(name, extension.path);
+			if (pending.mcpServers.size > 0) {
+				for (const [name, server] of pending.mcpServers) {
+					if (server) runtime.mcpServers.register(server);
+					else runtime.mcpServers.unregister(name, extension.path);
+				}
 			}
 			pending.mcpServers.clear();
 			pending.flagDefaults.clear();

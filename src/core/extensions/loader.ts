@@ -2,9 +2,9 @@
 // discard. A failure becomes an error record and loading goes on; whether that is fatal is the
 // caller's decision (start-up: exit 1; /reload: show it and continue).
 import { ENV } from "../../config.ts";
-import { ExtensionExitError, whileLoading } from "../exit-guard.ts";
-import { detail, rowCursor, tile } from "../timing.ts";
-import { createExtension, createExtensionAPI, ExtensionRuntime } from "./api.ts";
+import { enterLoading, ExtensionExitError, leaveLoading } from "../exit-guard.ts";
+import { detail, rowCursor, tile, timingEnabled } from "../timing.ts";
+import { createExtension, createExtensionAPI, ExtensionRuntime, type ExtensionLoad } from "./api.ts";
 import type { ExtensionEntry } from "./discovery.ts";
 import { createEventBus, type EventBusController } from "./event-bus.ts";
 import { cacheToken, describeLoadError, importExtensionModule, installNativeLoader } from "./module-import.ts";
@@ -60,19 +60,27 @@ class LoadTimeout extends Error {}
 /**
  * Race `promise` against the deadline; the loser is left to settle on its own. Written out rather
  * than Promise.race, which is what Promise.race does with the two: a builtin compiled on its first
- * call, and nothing else before the TUI's first frame calls it.
+ * call, and nothing else before the TUI's first frame calls it. Not an async function: one promise
+ * and no await of its own per stage of every file.
  */
-async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const raced = new Promise<T>((resolve, reject) => {
-		timer = setTimeout(() => reject(new LoadTimeout(what)), ms);
-		promise.then(resolve, reject);
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new LoadTimeout(what)), ms);
+		promise.then(
+			(value) => {
+				clearTimeout(timer);
+				resolve(value);
+			},
+			(error: unknown) => {
+				clearTimeout(timer);
+				reject(error);
+			},
+		);
 	});
-	try {
-		return await raced;
-	} finally {
-		clearTimeout(timer);
-	}
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+	return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 function seconds(ms: number): string {
@@ -86,9 +94,13 @@ type Names = { tools: ReadonlyMap<string, unknown>; flags: ReadonlyMap<string, u
  * names are listed once, not by a Map iterator per earlier extension.
  */
 export function findConflict(extension: Names, loaded: readonly (Names & { path: string })[]): string | undefined {
-	if (extension.tools.size === 0 && extension.flags.size === 0) return undefined;
-	const tools = [...extension.tools.keys()];
-	const flags = [...extension.flags.keys()];
+	if (loaded.length === 0 || (extension.tools.size === 0 && extension.flags.size === 0)) return undefined;
+	// Loops, not spreads: spreading a Map iterator is compiled on its first use (~0.1 ms of a start),
+	// and nothing else before the first frame spreads one.
+	const tools: string[] = [];
+	for (const name of extension.tools.keys()) tools.push(name);
+	const flags: string[] = [];
+	for (const name of extension.flags.keys()) flags.push(name);
 	for (const other of loaded) {
 		for (const name of tools) if (other.tools.has(name)) return `Tool "${name}" conflicts with ${other.path}`;
 		for (const name of flags) if (other.flags.has(name)) return `Flag "--${name}" conflicts with ${other.path}`;
@@ -98,29 +110,52 @@ export function findConflict(extension: Names, loaded: readonly (Names & { path:
 
 /**
  * Run one factory against a fresh API; commit on success, discard on any failure. Returns the ms
- * spent in the factory itself (the rest is our API set-up, conflict check and commit).
+ * spent in the factory itself (the rest is our API set-up, conflict check and commit). The factory
+ * is called at once, as pi does (`await factory(pi)`); only one that returns a promise (or another
+ * thenable) gets a deadline, and only then is the result a promise: a start's twenty factories
+ * cost no promise, timer or await of ours.
  */
-export async function initializeExtension(
+export function initializeExtension(
 	factory: ExtensionFactory,
 	extension: Extension,
 	runtime: ExtensionRuntime,
 	bus: EventBusController,
 	loaded: Extension[],
 	timeoutMs: number,
-): Promise<number> {
+): number | Promise<number> {
 	const load = createExtensionAPI(extension, runtime, bus);
+	const started = performance.now();
+	let result: unknown;
 	try {
-		const started = performance.now();
-		await withDeadline(Promise.resolve().then(() => factory(load.api)), timeoutMs, "factory");
-		const factoryMs = performance.now() - started;
-		const conflict = findConflict(extension, loaded);
-		if (conflict) throw new ExtensionLoadError(extension.path, "conflict", conflict, extension.sourceInfo);
-		load.commit();
-		return factoryMs;
+		result = factory(load.api);
+		if (!isThenable(result)) return commitLoad(load, extension, loaded, performance.now() - started);
 	} catch (error) {
 		load.discard();
 		throw error;
 	}
+	return withDeadline(Promise.resolve(result), timeoutMs, "factory").then(
+		() => {
+			const factoryMs = performance.now() - started;
+			try {
+				return commitLoad(load, extension, loaded, factoryMs);
+			} catch (error) {
+				load.discard();
+				throw error;
+			}
+		},
+		(error: unknown) => {
+			load.discard();
+			throw error;
+		},
+	);
+}
+
+/** After the factory: a name an earlier extension has is a conflict (thrown); otherwise commit. Returns `factoryMs`. */
+function commitLoad(load: ExtensionLoad, extension: Extension, loaded: Extension[], factoryMs: number): number {
+	const conflict = findConflict(extension, loaded);
+	if (conflict) throw new ExtensionLoadError(extension.path, "conflict", conflict, extension.sourceInfo);
+	load.commit();
+	return factoryMs;
 }
 
 function toLoadError(error: unknown, entry: ExtensionEntry, stage: LoadStage, timeoutMs: number): ExtensionLoadError {
@@ -149,6 +184,7 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 	// bookkeeping between files, and a collection that lands there, is charged to a file, not lost.
 	// At start-up they continue the phase's rows, after one for the runtime's set-up.
 	const tiled = options.tiledRows === true;
+	const timing = timingEnabled();
 	if (tiled) tile("loader set-up", virtualModulesMs);
 	let rowEnd = performance.now();
 	for (const entry of entries) {
@@ -161,23 +197,38 @@ export async function loadExtensions(entries: ExtensionEntry[], options: LoadExt
 		let imported = started;
 		let factoryMs = 0;
 		try {
-			const { factory } = await whileLoading(entry.resolvedPath, () => withDeadline(importExtensionModule(entry.resolvedPath, token), timeoutMs, "import"));
+			// whileLoading's halves around the await: a process.exit in the import is a load error.
+			const previous = enterLoading(entry.resolvedPath);
+			let factory: unknown;
+			try {
+				({ factory } = await withDeadline(importExtensionModule(entry.resolvedPath, token), timeoutMs, "import"));
+			} finally {
+				leaveLoading(previous);
+			}
 			imported = performance.now();
 			if (typeof factory !== "function") {
 				throw new ExtensionLoadError(entry.path, "import", `Extension does not export a valid factory function: ${entry.path}`, entry.sourceInfo);
 			}
 			stage = "factory";
 			const extension = createExtension(entry.path, entry.resolvedPath, entry.sourceInfo);
-			factoryMs = await whileLoading(entry.resolvedPath, () => initializeExtension(factory as ExtensionFactory, extension, runtime, eventBus, extensions, timeoutMs));
+			const before = enterLoading(entry.resolvedPath);
+			try {
+				const initialized = initializeExtension(factory as ExtensionFactory, extension, runtime, eventBus, extensions, timeoutMs);
+				factoryMs = typeof initialized === "number" ? initialized : await initialized;
+			} finally {
+				leaveLoading(before);
+			}
 			extensions.push(extension);
 		} catch (error) {
 			errors.push(toLoadError(error, entry, stage, timeoutMs));
 		} finally {
 			const done = performance.now();
 			if (stage === "import") imported = done;
-			const parts: [string, number][] = [["resolve", entry.resolveMs], ["import", imported - started], ["factory", factoryMs], ["commit", done - imported - factoryMs]];
-			if (tiled) tile(entry.resolvedPath, -entry.resolveMs, parts);
-			else detail(entry.resolvedPath, entry.resolveMs + done - started, parts);
+			if (timing) {
+				const parts: [string, number][] = [["resolve", entry.resolveMs], ["import", imported - started], ["factory", factoryMs], ["commit", done - imported - factoryMs]];
+				if (tiled) tile(entry.resolvedPath, -entry.resolveMs, parts);
+				else detail(entry.resolvedPath, entry.resolveMs + done - started, parts);
+			}
 			rowEnd = done;
 		}
 	}

@@ -96,11 +96,28 @@ function defaultExport(mod: unknown): unknown {
 	return mod;
 }
 
-/** Import `resolvedPath` and return its default export. Cached per path for the same token. */
-export async function importExtensionModule(resolvedPath: string, token: string): Promise<{ factory: unknown; cached: boolean }> {
+/**
+ * Import `resolvedPath` and return its default export. Cached per path for the same token. A first
+ * import with the plugin installed (every file of a start) is one `import()` and one `then`, not an
+ * async function with two awaits.
+ */
+export function importExtensionModule(resolvedPath: string, token: string): Promise<{ factory: unknown; cached: boolean }> {
 	beforeForeignCode();
 	const hit = cache.get(resolvedPath);
-	if (hit && hit.token === token) return { factory: hit.factory, cached: true };
+	if (hit && hit.token === token) return Promise.resolve({ factory: hit.factory, cached: true });
+	if (!nativelyImported.has(resolvedPath) && (globalThis as Record<symbol, unknown>)[INSTALLED]) {
+		nativelyImported.add(resolvedPath);
+		return import(resolvedPath).then((mod: unknown) => remember(resolvedPath, token, defaultExport(mod)));
+	}
+	return importSlowly(resolvedPath, token);
+}
+
+function remember(resolvedPath: string, token: string, factory: unknown): { factory: unknown; cached: boolean } {
+	cache.set(resolvedPath, { token, factory });
+	return { factory, cached: false };
+}
+
+async function importSlowly(resolvedPath: string, token: string): Promise<{ factory: unknown; cached: boolean }> {
 	let factory: unknown;
 	if (!nativelyImported.has(resolvedPath)) {
 		await installNativeLoader();
@@ -110,8 +127,7 @@ export async function importExtensionModule(resolvedPath: string, token: string)
 		const loader = await jiti();
 		factory = await loader.import(resolvedPath, { default: true });
 	}
-	cache.set(resolvedPath, { token, factory });
-	return { factory, cached: false };
+	return remember(resolvedPath, token, factory);
 }
 
 // ---- Making import errors name file:line:column ----

@@ -150,6 +150,31 @@ describe("loadExtensions", () => {
 	});
 });
 
+describe("loadExtensions without promises of its own", () => {
+	test("a factory that returns no promise runs at once after its import and arms no timer; one that does gets its deadline", async () => {
+		g.__agentTest = [];
+		const sync = write("sync.ts", `export default function (pi) { globalThis.__agentTest.push("sync factory"); pi.registerCommand("s", { handler() {} }); }`);
+		const later = write("later.ts", `queueMicrotask(() => globalThis.__agentTest.push("later's microtask"));\nexport default async function (pi) { globalThis.__agentTest.push("async factory"); }`);
+		const realSetTimeout = globalThis.setTimeout;
+		const armed: number[] = [];
+		globalThis.setTimeout = ((fn: () => void, ms?: number, ...rest: unknown[]) => {
+			armed.push(ms ?? 0);
+			return realSetTimeout(fn, ms, ...rest);
+		}) as typeof setTimeout;
+		let result: Awaited<ReturnType<typeof loadExtensions>>;
+		try {
+			result = await loadExtensions([entry(sync), entry(later)], { cwd: root, timeoutMs: 4321 });
+		} finally {
+			globalThis.setTimeout = realSetTimeout;
+		}
+		expect(result.errors).toEqual([]);
+		expect(result.extensions.map((e) => e.status)).toEqual(["active", "active"]);
+		// Two imports and the async factory: the sync factory's stage has no deadline timer.
+		expect(armed).toEqual([4321, 4321, 4321]);
+		expect(g.__agentTest).toEqual(["sync factory", "later's microtask", "async factory"]);
+	});
+});
+
 describe("findConflict", () => {
 	type Named = { path: string; tools: Map<string, unknown>; flags: Map<string, unknown> };
 	/** The definition: the first earlier extension, in load order, with one of the names; its tools before its flags. */
