@@ -1,5 +1,6 @@
 // What an extension's first `import … from "typebox"` loads in the binary: typebox's builders, guards
-// and index in two chunks (each chunk a module of its own to load and link), never its checker or compiler.
+// and index in one chunk (each chunk a module of its own to load and link), never its checker, its
+// compiler or its script parser (scripts/typebox-build-plugin.ts).
 // With AGENT_DEBUG_CHUNKS=1 the binary names the chunks it loaded; dist/agent.chunks.json says what each holds.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -18,15 +19,19 @@ function chunkMap(): Record<string, string[]> {
 const chunkOf = (chunks: Record<string, string[]>, source: string) => Object.keys(chunks).find((name) => chunks[name]!.includes(source));
 
 describe("typebox's chunks", () => {
-	test("its guards share the chunk of the type builders that import them", () => {
+	test("its guards and index share the chunk of the type builders; the script parser has a chunk of its own", () => {
 		const chunks = chunkMap();
 		const builders = chunkOf(chunks, `${TYPEBOX}type/types/object.mjs`);
 		expect(builders).toBeDefined();
 		expect(chunkOf(chunks, `${TYPEBOX}guard/guard.mjs`)).toBe(builders);
 		expect(chunkOf(chunks, `${TYPEBOX}guard/emit.mjs`)).toBe(builders);
+		expect(chunkOf(chunks, `${TYPEBOX}index.mjs`)).toBe(builders);
+		const parser = chunkOf(chunks, `${TYPEBOX}type/script/parser.mjs`);
+		expect(parser).not.toBe(builders);
+		expect(chunkOf(chunks, `${TYPEBOX}type/script/mapping.mjs`)).toBe(parser);
 	});
 
-	test("an extension's first import loads two chunks of typebox besides the one start-up loads, and not its checker", async () => {
+	test("an extension's first import loads one chunk of typebox besides the one start-up loads, without its checker or parser", async () => {
 		await using world = await mockWorld();
 		world.write("project/ext.ts", `import { Type } from "typebox";\nexport default function (pi) {\n  pi.registerCommand("schema", { handler: async (_a, ctx) => ctx.ui.notify(JSON.stringify(Type.Object({ text: Type.String() }))) });\n}\n`);
 		const loaded = async (argv: string[]) => {
@@ -41,9 +46,10 @@ describe("typebox's chunks", () => {
 		const withExtension = await loaded(["-ne", "-e", "./ext.ts", "-p", "/schema"]);
 		expect(withExtension.stderr).toContain(`{"type":"object","required":["text"],"properties":{"text":{"type":"string"}}}`);
 		const added = withExtension.typebox.filter((name) => !without.typebox.includes(name));
-		expect(added).toHaveLength(2);
+		expect(added).toHaveLength(1);
 		const sources = added.flatMap((name) => chunkMap()[name]!);
 		expect(sources).toContain(`${TYPEBOX}index.mjs`);
-		expect(sources.some((s) => /\/(value|compile|schema|format)\//.test(s))).toBe(false);
+		expect(sources).toContain(`${TYPEBOX}type/types/object.mjs`);
+		expect(sources.some((s) => /\/(value|compile|schema|format)\/|\/type\/script\/(parser|mapping)\.mjs$/.test(s))).toBe(false);
 	}, 30_000);
 });
