@@ -5,7 +5,7 @@
 // defined hidden again, and objects the exports share stay shared.
 
 /** Modules the build freezes: every export is plain data, built once at import. */
-export const FROZEN_MODULES = /[\\/]src[\\/]core[\\/](tools[\\/]params|providers[\\/]provider-config)\.ts$/;
+export const FROZEN_MODULES = /[\\/]src[\\/](core[\\/](tools[\\/]params|providers[\\/]provider-config)|modes[\\/]interactive[\\/]theme[\\/]dark-codes)\.ts$/;
 
 const HIDE = "h";
 const HELPER = `function ${HIDE}(o, ...kv) { for (let i = 0; i < kv.length; i += 2) Object.defineProperty(o, kv[i], { value: kv[i + 1], writable: true, configurable: true }); return o; }`;

@@ -1,4 +1,4 @@
-// A build transform (buildTimePlugin in build.ts): typebox's script tokenizer lists its character
+// A build transform (typebox-build-plugin.ts): typebox's script tokenizer lists its character
 // classes with Array.from at import time (`Range(97, 122)`: a–z). Array.from is a builtin compiled on
 // its first call (~0.35 ms in the binary, measured), and in a print run with an extension that
 // imports typebox nothing else calls it; the same arrays are written out as literals here.

@@ -49,7 +49,10 @@ export async function preparePackages(args: Args, cwd: string, options: PackageS
 		// An unreadable -e source: discovery turns it into a load error with the reason.
 		return [];
 	}
-	const missing = selection.packages.filter(needsInstall);
+	// A loop, not Array#filter (a builtin compiled on its first call): resolving each package here
+	// also keeps what discovery, skills and prompts read of it next.
+	const missing: ConfiguredPackage[] = [];
+	for (const pkg of selection.packages) if (needsInstall(pkg)) missing.push(pkg);
 	const fatal: PackageStartupFailure[] = [];
 	if (missing.length > 0) {
 		if (!report) for (const pkg of missing) writeStderr(`Installing ${pkg.source}${pkg.settingsPath ? ` (from ${tildify(pkg.settingsPath)})` : ""}…\n`);
@@ -63,7 +66,8 @@ export async function preparePackages(args: Args, cwd: string, options: PackageS
 			else writeStderr(`Warning: Package ${f.pkg.source} (${tildify(f.pkg.settingsPath ?? cwd)}) could not be installed: ${f.message}. Its extensions, skills and prompt templates are skipped this run.\n`);
 		}
 	}
-	const installed = selection.packages.filter((p) => p.scope === "temporary" && p.parsed.type !== "local" && !missing.includes(p));
+	const installed: ConfiguredPackage[] = [];
+	for (const p of selection.packages) if (p.scope === "temporary" && p.parsed.type !== "local" && !missing.includes(p)) installed.push(p);
 	if (installed.length > 0 && !args.offline && !isOffline()) await checkTemporary(installed, report);
 	return fatal;
 }

@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { getProjectMcpPath, getUserMcpPath } from "../config.ts";
 import { AgentSession } from "./agent-session.ts";
 import { UserError } from "./errors.ts";
+import { NO_MODEL_CONFIGURED, NoModelConfiguredError, selectModelIfAny } from "./providers/model-resolver.ts";
 import { ModelRegistry } from "./providers/registry.ts";
 import { clampThinkingLevel } from "./providers/thinking.ts";
 import { THINKING_LEVELS, type Model, type ThinkingLevel } from "./providers/types.ts";
@@ -307,6 +308,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 
 	let model: Model | undefined;
 	let modelError: Error | undefined;
+	// No model named and no provider with a key: the error is built only when asked for (a TUI never does).
+	let noModel = false;
 	let thinkingLevel: ThinkingLevel | undefined = options.thinkingLevel;
 	const defaults = startupDefaults(resources.settings);
 	if (typeof options.model === "object") {
@@ -319,16 +322,23 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 				if (options.apiKey) registry.setRuntimeApiKey(restored.provider, options.apiKey);
 				model = restored;
 			} else {
-				const selected = registry.selectModel({
+				const selected = selectModelIfAny(registry, {
 					provider: options.provider,
 					model: options.model,
 					thinking: options.thinkingLevel,
 					apiKey: options.apiKey,
 					...(options.defaultModel ? { defaultModel: options.defaultModel } : defaults.selection),
 				});
-				model = selected.model;
-				thinkingLevel ??= selected.thinkingLevel;
-				if (selected.warning) warnings.push(selected.warning);
+				if (selected) {
+					model = selected.model;
+					thinkingLevel ??= selected.thinkingLevel;
+					if (selected.warning) warnings.push(selected.warning);
+				} else if (!options.allowNoModel) {
+					throw new NoModelConfiguredError(registry);
+				} else {
+					noModel = true;
+					warnings.push(NO_MODEL_CONFIGURED);
+				}
 			}
 		} catch (error) {
 			if (!options.allowNoModel) throw error;
@@ -369,6 +379,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 		mcp,
 	});
 	const created: CreatedAgentSession = { session, host, registry, warnings, resources, mcp, ...(modelError ? { modelError } : {}) };
+	if (noModel) {
+		let error: Error | undefined;
+		Object.defineProperty(created, "modelError", { enumerable: true, configurable: true, get: () => (error ??= new NoModelConfiguredError(registry)) });
+	}
 	await options.onSessionCreated?.(session, created);
 	mark("session and host");
 	await host.bind("startup");

@@ -95,6 +95,8 @@ describe("npm packages", () => {
 		expect(existsSync(join(world.root, "postinstall-ran"))).toBe(false);
 		expect(registry.requests.some((p) => p.includes("coding-agent") || p.includes("typebox"))).toBe(false);
 		expect(existsSync(join(world.agentDir, "packages/npm/node_modules/typebox"))).toBe(false);
+		// Nothing in its tree depends on a host package: their stand-ins were not written.
+		expect(existsSync(join(world.agentDir, "packages/host"))).toBe(false);
 
 		// A command-only run needs no model; notify goes to stderr.
 		const hello = await world.run(["-p", "/hello"], { env });
@@ -313,6 +315,9 @@ describe("npm packages", () => {
 			`Warning: npm:@demo/bundler lists typebox in its dependencies; its extensions get the copies inside agent instead. (Package authors: declare it in "peerDependencies" with "*".)\n`,
 		);
 		expect(existsSync(join(world.root, "postinstall-ran"))).toBe(true);
+		// Its typebox resolved to the stand-in, written for this install: never fetched.
+		expect(existsSync(join(world.agentDir, "packages/host/typebox/package.json"))).toBe(true);
+		expect(registry.requests.some((p) => p.includes("typebox"))).toBe(false);
 		expect(await world.run(["-p", "/hello"], { env })).toEqual({ stdout: "", stderr: "Info: BUNDLED\n", code: 0 });
 	});
 });

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { registerGatedInputs } from "../resources/gated-inputs.ts";
 import { readJsonFile } from "../file-reader.ts";
 import { readRunSettings, readSettingsFile, SettingsError, type RunSettings, type SettingsFile } from "../resources/settings.ts";
-import { RESOURCE_KINDS, resolvePackageResources, type PackageFilter, type PackageResources, type ResourceKind } from "./manifest.ts";
+import { RESOURCE_KINDS, readManifestFile, resolvePackageResources, type ManifestRead, type PackageFilter, type PackageResources, type ResourceKind } from "./manifest.ts";
 import { isRemoteSource, PackageSourceError, packageDir, parseSource, sourceIdentity, type PackageScope, type PackageSource } from "./source.ts";
 
 export interface ConfiguredPackage {
@@ -56,10 +56,15 @@ export function packageSettings(file: SettingsFile | undefined): PackageSetting[
 	if (list === undefined) return [];
 	const shape = `"packages" in ${file.path} must be an array of sources ("npm:<name>", "git:<host>/<path>", a path) or { "source": …, "extensions": [...] } objects.`;
 	if (!Array.isArray(list)) throw new SettingsError(file.path, shape);
-	return list.map((item): PackageSetting => {
-		if (typeof item === "string") return { source: item };
+	const out: PackageSetting[] = [];
+	for (const item of list) {
+		if (typeof item === "string") {
+			out.push({ source: item });
+			continue;
+		}
 		if (!item || typeof item !== "object" || typeof item.source !== "string") throw new SettingsError(file.path, shape);
 		const filter: PackageFilter = {};
+		let kinds = 0;
 		for (const kind of RESOURCE_KINDS) {
 			const v = item[kind];
 			if (v === undefined) continue;
@@ -67,9 +72,11 @@ export function packageSettings(file: SettingsFile | undefined): PackageSetting[
 				throw new SettingsError(file.path, `"${kind}" of package "${item.source}" in ${file.path} must be an array of paths or patterns.`);
 			}
 			filter[kind] = v;
+			kinds++;
 		}
-		return { source: item.source, ...(Object.keys(filter).length > 0 ? { filter } : {}) };
-	});
+		out.push({ source: item.source, ...(kinds > 0 ? { filter } : {}) });
+	}
+	return out;
 }
 
 function configure(setting: PackageSetting, scope: PackageScope, cwd: string, baseDir: string, settingsPath?: string): ConfiguredPackage {
@@ -99,26 +106,35 @@ export interface PackageSelection {
  * then `cliSources` (`-e` values that name a remote package). One per identity.
  */
 export function selectPackages(settings: { project?: SettingsFile; user?: SettingsFile }, cliSources: string[], cwd: string): PackageSelection {
+	// Loops, not flatMap / map / spreads: builtins compiled on their first call, which a start
+	// with packages would make here and nowhere else.
+	// `-e` sources first: one that cannot be read throws before a settings list is looked at.
+	const temporary: ConfiguredPackage[] = [];
+	for (const source of cliSources) temporary.push(configure({ source }, "temporary", cwd, cwd));
 	const problems: PackageSettingsProblem[] = [];
-	const fromFile = (file: SettingsFile | undefined, scope: "project" | "user"): ConfiguredPackage[] =>
-		packageSettings(file).flatMap((setting) => {
+	const configured: ConfiguredPackage[] = [];
+	const fromFile = (file: SettingsFile | undefined, scope: "project" | "user") => {
+		for (const setting of packageSettings(file)) {
 			try {
-				return [configure(setting, scope, cwd, file!.dir, file!.path)];
+				configured.push(configure(setting, scope, cwd, file!.dir, file!.path));
 			} catch (error) {
 				if (!(error instanceof PackageSourceError)) throw error;
 				problems.push({ settingsPath: file!.path, source: setting.source, message: error.message });
-				return [];
 			}
-		});
-	const temporary = cliSources.map((source) => configure({ source }, "temporary", cwd, cwd));
-	const seen = new Set(temporary.map((p) => p.identity));
+		}
+	};
+	fromFile(settings.project, "project");
+	fromFile(settings.user, "user");
+	const seen = new Set<string>();
+	for (const p of temporary) seen.add(p.identity);
 	const packages: ConfiguredPackage[] = [];
-	for (const pkg of [...fromFile(settings.project, "project"), ...fromFile(settings.user, "user")]) {
+	for (const pkg of configured) {
 		if (seen.has(pkg.identity)) continue;
 		seen.add(pkg.identity);
 		packages.push(pkg);
 	}
-	return { packages: [...packages, ...temporary], problems };
+	for (const p of temporary) packages.push(p);
+	return { packages, problems };
 }
 
 /** `-e` values that name a remote package rather than a path. */
@@ -128,18 +144,37 @@ export function packageSourcesIn(extensionPaths: readonly string[]): string[] {
 
 function installedVersion(dir: string): string | undefined {
 	try {
-		const v = (readJsonFile(join(dir, "package.json"))?.value as { version?: unknown } | undefined)?.version;
-		return typeof v === "string" ? v : undefined;
+		return versionOf(readJsonFile(join(dir, "package.json"))?.value);
 	} catch {
 		return undefined;
 	}
 }
 
+function versionOf(manifest: unknown): string | undefined {
+	const v = (manifest as { version?: unknown } | undefined)?.version;
+	return typeof v === "string" ? v : undefined;
+}
+
+/** The file or folder whose presence says a package is installed: package.json (npm), .git (git), the folder itself (local). */
+function installMarker(pkg: ConfiguredPackage): string {
+	return join(pkg.dir, pkg.parsed.type === "npm" ? "package.json" : pkg.parsed.type === "git" ? ".git" : "");
+}
+
 /** Whether the package is on disk, and its package.json version; reads nothing else. */
 export function installState(pkg: ConfiguredPackage): { installed: boolean; version?: string } {
-	const marker = pkg.parsed.type === "npm" ? "package.json" : pkg.parsed.type === "git" ? ".git" : "";
-	const installed = existsSync(join(pkg.dir, marker));
+	const installed = existsSync(installMarker(pkg));
 	const version = installed ? installedVersion(pkg.dir) : undefined;
+	return { installed, ...(version ? { version } : {}) };
+}
+
+/**
+ * installState from a package.json read once (for the manifest too): an npm package's marker is
+ * that file, so a read that found it (or failed on something that is there) answers; other
+ * markers, and a read that failed, ask the file system as installState does.
+ */
+function installStateFrom(pkg: ConfiguredPackage, read: ManifestRead): { installed: boolean; version?: string } {
+	const installed = pkg.parsed.type === "npm" && !(read.present && "error" in read) ? read.present : existsSync(installMarker(pkg));
+	const version = installed && read.present && !("error" in read) ? versionOf(read.value) : undefined;
 	return { installed, ...(version ? { version } : {}) };
 }
 
@@ -160,9 +195,11 @@ export function resolvePackage(pkg: ConfiguredPackage): ResolvedPackage {
 	const key = `${pkg.dir}\0${JSON.stringify(pkg.filter ?? null)}`;
 	const known = resolvedOnDisk.get(key);
 	if (known) return { ...pkg, ...known };
-	const state = installState(pkg);
+	// package.json is read once, for whether it is installed (npm), its version and its manifest.
+	const read = readManifestFile(pkg.dir);
+	const state = installStateFrom(pkg, read);
 	if (!state.installed) return { ...pkg, ...state, resources: { extensions: [], skills: [], prompts: [], themes: [] }, warnings: [] };
-	const { resources, warnings } = resolvePackageResources(pkg.dir, pkg.filter);
+	const { resources, warnings } = resolvePackageResources(pkg.dir, pkg.filter, read);
 	const kept = { ...state, resources, warnings };
 	resolvedOnDisk.set(key, kept);
 	return { ...pkg, ...kept };
@@ -194,7 +231,8 @@ export function installedPackageFiles(kind: ResourceKind, cwd: string, projectTr
 
 /** Configured but not usable as it is on disk: not installed, or its version no longer matches the spec. */
 export function needsInstall(pkg: ConfiguredPackage): boolean {
-	const state = installState(pkg);
+	// Resolved (and kept) now: the run's discovery, skills and prompts then read nothing of it again.
+	const state = resolvePackage(pkg);
 	return !state.installed || versionMismatch(pkg, state.version);
 }
 

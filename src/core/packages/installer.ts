@@ -76,23 +76,43 @@ async function bun(args: string[], cwd: string, timeoutMs: number): Promise<Comm
 	return run([process.execPath, ...args], cwd, { BUN_BE_BUN: "1", BUN_INSTALL_CACHE_DIR: join(getAgentDir(), "packages", "cache") }, timeoutMs);
 }
 
+/** Where the stand-ins for the host-provided packages live: `<packages root>/host/<name>`. */
+function hostDir(root: string, name: string): string {
+	return join(root, "host", ...name.split("/"));
+}
+
 /**
- * Empty stand-ins for the host-provided packages, and the `overrides` pointing at them: a
- * package's peer or dependency on `typebox` or `@scope/coding-agent` resolves here, never fetching
- * or installing a copy that would shadow the binary's (which wins at load time anyway).
+ * The `overrides` pointing the host-provided packages at empty stand-ins: a package's peer or
+ * dependency on `typebox` or `@scope/coding-agent` resolves there, never fetching or installing a
+ * copy that would shadow the binary's (which wins at load time anyway). The stand-ins themselves are
+ * written by writeHostStandIns, when an install needs them.
  */
 function hostOverrides(root: string): Record<string, string> {
 	const overrides: Record<string, string> = {};
+	for (const name of hostPackageNames()) overrides[name] = `file:${hostDir(root, name)}`;
+	return overrides;
+}
+
+/** The stand-ins' folders and package.json files (those not there yet). */
+function writeHostStandIns(root: string): void {
 	for (const name of hostPackageNames()) {
-		const dir = join(root, "host", ...name.split("/"));
+		const dir = hostDir(root, name);
 		const manifest = join(dir, "package.json");
 		if (!existsSync(manifest)) {
 			mkdirSync(dir, { recursive: true });
 			writeFileSync(manifest, `${JSON.stringify({ name, version: "0.0.0-host", description: "Served by the agent binary; this is a placeholder." }, null, 2)}\n`);
 		}
-		overrides[name] = `file:${dir}`;
 	}
-	return overrides;
+}
+
+/**
+ * Whether a failed install stopped at a host stand-in that is not written yet (Bun: `package.json
+ * not found for "file:<root>/host/…" dependency "typebox"`): Bun reads an override's folder only
+ * for a package the tree depends on, so most installs never need the stand-ins, and one that does
+ * writes them and runs again (from Bun's cache: the failed run fetched what it resolved).
+ */
+function neededHostStandIns(r: CommandResult, root: string): boolean {
+	return r.code !== 0 && r.output.includes(`file:${join(root, "host")}`) && hostPackageNames().some((name) => !existsSync(join(hostDir(root, name), "package.json")));
 }
 
 /** Keep installed packages out of the project's git (they are rebuilt from settings). */
@@ -131,7 +151,13 @@ function scriptFlags(options: InstallOptions): string[] {
 /** `bun add <specs…>` into the scope's npm root. `specs` are `name` or `name@range`. */
 export async function installNpm(specs: string[], scope: PackageScope, cwd: string, options: InstallOptions = {}): Promise<void> {
 	const root = prepareNpmRoot(scope, cwd);
-	const r = await bun(["add", ...specs, "--cwd", root, "--omit=peer", "--no-progress", "--no-summary", ...(options.fresh ? ["--no-cache"] : []), ...scriptFlags(options)], root, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+	const args = ["add", ...specs, "--cwd", root, "--omit=peer", "--no-progress", "--no-summary", ...(options.fresh ? ["--no-cache"] : []), ...scriptFlags(options)];
+	let r = await bun(args, root, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+	const base = packagesRoot(scope, cwd);
+	if (neededHostStandIns(r, base)) {
+		writeHostStandIns(base);
+		r = await bun(args, root, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+	}
 	if (r.code !== 0) throw new PackageInstallError(specs.join(" "), `npm install failed: ${tail(r.output)}`);
 }
 
@@ -174,6 +200,7 @@ async function installGitDependencies(dir: string, scope: PackageScope, cwd: str
 	const exclude = join(dir, ".git", "info", "exclude");
 	if (existsSync(dirname(exclude)) && !(existsSync(exclude) && readFileSync(exclude, "utf8").includes("node_modules/"))) appendFileSync(exclude, "\nnode_modules/\nbun.lock\nbun.lockb\n");
 	try {
+		writeHostStandIns(packagesRoot(scope, cwd));
 		manifest.overrides = { ...(manifest.overrides as object), ...hostOverrides(packagesRoot(scope, cwd)) };
 		writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 		const r = await bun(["install", "--cwd", dir, "--production", "--omit=peer", "--no-progress", "--no-summary", "--no-save", ...scriptFlags(options)], dir, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);

@@ -38,7 +38,9 @@ const toPosix = (p: string) => (sep === "/" ? p : p.split(sep).join("/"));
 
 function kindOf(path: string): "file" | "dir" | undefined {
 	try {
-		const s = statSync(path);
+		// An absent path is an answer, not an error to build (throwIfNoEntry).
+		const s = statSync(path, { throwIfNoEntry: false });
+		if (s === undefined) return undefined;
 		return s.isDirectory() ? "dir" : s.isFile() ? "file" : undefined;
 	} catch {
 		return undefined;
@@ -121,17 +123,29 @@ export function applyFilter(root: string, allowed: string[], patterns: string[])
 	return allowed.filter((f) => out.includes(f));
 }
 
-/** Read `<root>/package.json`; a missing file is an empty manifest, a broken one a warning. */
-export function readManifest(root: string, warnings: string[]): PackageManifest {
-	const file = join(root, "package.json");
-	let data: Record<string, any>;
+/** `<root>/package.json` as read once: absent, its parsed value (undefined when empty), or the reader's error. */
+export type ManifestRead = { present: false } | { present: true; value: unknown } | { present: true; error: Error };
+
+/** Read `<root>/package.json` once; whether it is there, and what it holds or why it cannot be read. */
+export function readManifestFile(root: string): ManifestRead {
 	try {
 		// The one reader: no FIFO hang, bounded size and nesting, file:line:column in the message.
-		data = readJsonFile(file)?.value as Record<string, any>;
+		const read = readJsonFile(join(root, "package.json"));
+		return read ? { present: true, value: read.value } : { present: false };
 	} catch (error) {
-		warnings.push(`${(error as Error).message}; using the conventional folders`);
+		return { present: true, error: error as Error };
+	}
+}
+
+/** Read `<root>/package.json`; a missing file is an empty manifest, a broken one a warning. */
+export function readManifest(root: string, warnings: string[], read: ManifestRead = readManifestFile(root)): PackageManifest {
+	const file = join(root, "package.json");
+	if (!read.present) return {};
+	if ("error" in read) {
+		warnings.push(`${read.error.message}; using the conventional folders`);
 		return {};
 	}
+	const data = read.value as Record<string, any>;
 	if (!data || typeof data !== "object") return {};
 	const field = data.agent ?? data.pi;
 	const entries: PackageManifest["entries"] = {};
@@ -157,19 +171,36 @@ export function readManifest(root: string, warnings: string[]): PackageManifest 
 }
 
 /**
+ * Whether `path` may be there: a stat that finds nothing says no without building an ENOENT error
+ * (most packages have one or two of the four conventional folders); any other answer lets the
+ * reader that follows decide, as it did alone.
+ */
+function mayExist(path: string): boolean {
+	try {
+		return statSync(path, { throwIfNoEntry: false }) !== undefined;
+	} catch {
+		return true;
+	}
+}
+
+/**
  * Everything a package folder offers, narrowed by `filter`. Kinds the manifest names come from it;
  * the others from their conventional folder. A folder with neither is one extension if it has an
- * `index.ts` / `index.js`.
+ * `index.ts` / `index.js`. `read`: its package.json, when the caller has read it already.
  */
-export function resolvePackageResources(root: string, filter?: PackageFilter): ResolvedResources {
+export function resolvePackageResources(root: string, filter?: PackageFilter, read?: ManifestRead): ResolvedResources {
 	const warnings: string[] = [];
-	const manifest = readManifest(root, warnings);
+	const manifest = readManifest(root, warnings, read);
 	const resources = emptyResources();
 	for (const kind of RESOURCE_KINDS) {
 		const listed = manifest.entries?.[kind];
-		resources[kind] = listed ? manifestFiles(kind, root, listed, warnings) : filesInDir(kind, join(root, kind));
+		if (listed) resources[kind] = manifestFiles(kind, root, listed, warnings);
+		else {
+			const folder = join(root, kind);
+			if (mayExist(folder)) resources[kind] = filesInDir(kind, folder);
+		}
 	}
-	if (!manifest.entries && RESOURCE_KINDS.every((k) => resources[k].length === 0)) {
+	if (!manifest.entries && resources.extensions.length + resources.skills.length + resources.prompts.length + resources.themes.length === 0) {
 		for (const index of ["index.ts", "index.js"]) {
 			if (kindOf(join(root, index)) === "file") {
 				resources.extensions = [join(root, index)];

@@ -35,6 +35,9 @@ export interface ResolvedModel {
 
 type Registry = Pick<ModelRegistry, "getAll" | "getProviders" | "hasConfiguredAuth" | "find" | "setRuntimeApiKey" | "missingKeyMessage" | "modelWithDefaults" | "modelsPath" | "authPath">;
 
+/** The first line of noModelMessage(), which is also NoModelConfiguredError's message. */
+export const NO_MODEL_CONFIGURED = "No model is configured. Set one up in any of these ways:";
+
 /** No provider has a key and no model was named: the message explains every way to set one up. */
 export class NoModelConfiguredError extends UserError {
 	constructor(paths: { modelsPath: string; authPath: string }) {
@@ -51,7 +54,7 @@ export function noModelMessage(paths: { modelsPath: string; authPath: string }):
 	const envKeys = Object.values(BUILTIN_ENV_KEYS);
 	const keys = `${envKeys.slice(0, -1).join(", ")} or ${envKeys[envKeys.length - 1]}`;
 	return [
-		"No model is configured. Set one up in any of these ways:",
+		NO_MODEL_CONFIGURED,
 		`  - an API key in the environment: ${keys}`,
 		`  - a key in ${tildify(paths.authPath)}: { "anthropic": { "type": "api_key", "key": "sk-ant-..." } }`,
 		`  - a provider in ${tildify(paths.modelsPath)}, such as a local server (Ollama, llama.cpp, vLLM, LM Studio):`,
@@ -143,7 +146,17 @@ function best(models: Model[], query: string, registry: Registry): Model {
 }
 
 export function selectModel(registry: Registry, selection: ModelSelection): ResolvedModel {
-	let resolved: ResolvedModel;
+	const resolved = selectModelIfAny(registry, selection);
+	if (!resolved) throw new NoModelConfiguredError(registry);
+	return resolved;
+}
+
+/**
+ * selectModel, but undefined where it would throw NoModelConfiguredError (no model named, no provider
+ * with a key): a start that may go on without a model (the TUI) builds no error it does not show.
+ */
+export function selectModelIfAny(registry: Registry, selection: ModelSelection): ResolvedModel | undefined {
+	let resolved: ResolvedModel | undefined;
 	if (selection.model) {
 		resolved = resolveModel(registry, selection.model, { provider: selection.provider });
 	} else if (selection.provider) {
@@ -151,6 +164,7 @@ export function selectModel(registry: Registry, selection: ModelSelection): Reso
 	} else {
 		if (selection.apiKey) throw new UserError("--api-key needs --provider or --model to say which provider the key is for.");
 		resolved = defaultModel(registry, selection);
+		if (!resolved) return undefined;
 	}
 	if (selection.apiKey) registry.setRuntimeApiKey(resolved.model.provider, selection.apiKey);
 	const missing = registry.missingKeyMessage(resolved.model);
@@ -160,8 +174,8 @@ export function selectModel(registry: Registry, selection: ModelSelection): Reso
 	return resolved;
 }
 
-/** The configured default if it has a key, else the first provider with a key, in a fixed order. */
-function defaultModel(registry: Registry, selection: ModelSelection): ResolvedModel {
+/** The configured default if it has a key, else the first provider with a key, in a fixed order; undefined when none has one. */
+function defaultModel(registry: Registry, selection: ModelSelection): ResolvedModel | undefined {
 	const { defaultModel: configured, defaultProvider } = selection;
 	let warning: string | undefined;
 	if (configured || defaultProvider) {
@@ -176,7 +190,7 @@ function defaultModel(registry: Registry, selection: ModelSelection): ResolvedMo
 		warning = `${selection.defaultSource ?? "The default model"}: ${warning}; using the first provider with a key instead.`;
 	}
 	const fallback = firstWithKey(registry);
-	return warning ? { ...fallback, warning } : fallback;
+	return warning && fallback ? { ...fallback, warning } : fallback;
 }
 
 /** A provider's default model (`--provider`, settings `defaultProvider`). */
@@ -191,7 +205,7 @@ function providerDefault(registry: Registry, name: string): ResolvedModel {
 	return { model };
 }
 
-function firstWithKey(registry: Registry): ResolvedModel {
+function firstWithKey(registry: Registry): ResolvedModel | undefined {
 	const providers = registry.getProviders();
 	const order = [...DEFAULT_PROVIDER_ORDER, ...providers.filter((p) => !(DEFAULT_PROVIDER_ORDER as readonly string[]).includes(p.name)).map((p) => p.name)];
 	for (const name of order) {
@@ -201,7 +215,7 @@ function firstWithKey(registry: Registry): ResolvedModel {
 		const model = registry.find(name, info.defaultModel);
 		if (model && registry.hasConfiguredAuth(model)) return { model };
 	}
-	throw new NoModelConfiguredError(registry);
+	return undefined;
 }
 
 function unknownProvider(name: string, names: Set<string>, registry: Registry): UserError {

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createAgentSession, type CreateAgentSessionOptions } from "../../core/sdk.ts";
-import { noModelMessage } from "../../core/providers/model-resolver.ts";
+import { NO_MODEL_CONFIGURED, noModelMessage } from "../../core/providers/model-resolver.ts";
 import type { ExtensionErrorReport } from "../../core/extensions/runner.ts";
 import { installedPackageFiles } from "../../core/packages/configured.ts";
 import type { ImageContent } from "../../core/providers/types.ts";
@@ -132,9 +132,9 @@ export async function runInteractiveMode(options: InteractiveModeOptions): Promi
 					app.showSession();
 					app.seedHistory();
 				}
-				const [noModel, ...howTo] = noModelMessage(registry).split("\n");
-				for (const w of warnings) app.conversation.notice(w === noModel && !model ? [w, ...howTo].join("\n") : w, "warning");
-				if (!model && !warnings.includes(noModel!)) app.info("Pick a model with /model.");
+				// The no-model warning comes with how to configure one.
+				for (const w of warnings) app.conversation.notice(w === NO_MODEL_CONFIGURED && !model ? noModelMessage(registry) : w, "warning");
+				if (!model && !warnings.includes(NO_MODEL_CONFIGURED)) app.info("Pick a model with /model.");
 				for (const w of themeWarnings) app.warn(w);
 				mark("interactive ready");
 				app.start();

@@ -2,7 +2,7 @@
 // that it refuses a bad run, interleaves subjects and never passes the caller's environment on.
 // No timing is asserted.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
 	BenchCheckError,
@@ -10,6 +10,7 @@ import {
 	compare,
 	fmt,
 	formatTable,
+	freshCopy,
 	goal,
 	goalOf,
 	goalsTable,
@@ -169,6 +170,18 @@ describe("runs", () => {
 		expect(readFileSync(log, "utf8").split("\n").filter(Boolean).length).toBe(2 * 4 + (withRss ? 4 : 0));
 		const bad = await measureRounds([sh(w, "late", `echo x >> ${log}.2; [ $(wc -l < ${log}.2) -lt 3 ]`, {})], { runs: 5, warmup: 0, rssRuns: 0 }).catch((e: unknown) => e);
 		expect(bad).toBeInstanceOf(BenchCheckError);
+	});
+});
+
+describe("--binary", () => {
+	test("is measured as a fresh copy in the run's own folder, byte for byte and executable", async () => {
+		await using w = BenchWorld.create("unit");
+		const source = join(w.root, "given");
+		writeFileSync(source, "#!/bin/sh\necho hi\n", { mode: 0o644 });
+		const copy = freshCopy(source, w.bin);
+		expect(copy).toBe(join(w.bin, "agent"));
+		expect(readFileSync(copy, "utf8")).toBe(readFileSync(source, "utf8"));
+		expect(statSync(copy).mode & 0o777).toBe(0o755);
 	});
 });
 

@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { UserError } from "../../../src/core/errors.ts";
 import { BUILTIN_ENV_KEYS, builtinProviders } from "../../../src/core/providers/catalogue.ts";
-import { NoModelConfiguredError } from "../../../src/core/providers/model-resolver.ts";
+import { NO_MODEL_CONFIGURED, NoModelConfiguredError, selectModelIfAny } from "../../../src/core/providers/model-resolver.ts";
+import { createAgentSession } from "../../../src/core/sdk.ts";
 import { ModelRegistry } from "../../../src/core/providers/registry.ts";
 import { TempWorld } from "../../support/agent.ts";
 import { errorOf } from "../../support/error-of.ts";
@@ -113,6 +114,23 @@ describe("selectModel", () => {
 		world.write("home/.agent/models.json", JSON.stringify({ providers: { ollama: { models: [{ id: "devstral" }] } } }));
 		expect(id(ModelRegistry.create({ agentDir: world.agentDir, env: {} }).selectModel())).toBe("ollama/devstral");
 		expect(id(ModelRegistry.create({ agentDir: world.agentDir, env: {} }).selectModel({ provider: "ollama", model: "gpt-oss" }))).toBe("ollama/gpt-oss:20b");
+	});
+
+	test("no model at all, where a start may go on without one: no error is built", async () => {
+		await using world = new TempWorld();
+		const reg = ModelRegistry.create({ agentDir: world.agentDir, env: {} });
+		expect(selectModelIfAny(reg, {})).toBeUndefined();
+		// What would fail otherwise still throws; a provider with a key is still chosen.
+		expect(errorOf(() => selectModelIfAny(reg, { model: "anthropic/claude-sonnet-5-5" })).message).toStartWith('No API key for provider "anthropic"');
+		expect(selectModelIfAny(ModelRegistry.create({ agentDir: world.agentDir, env: { OPENAI_API_KEY: "k" } }), {})?.model.provider).toBe("openai");
+		// createAgentSession (the TUI's start) warns with the message's first line and builds the error only when asked for it.
+		const created = await createAgentSession({ cwd: world.cwd, registry: reg, allowNoModel: true, noContextFiles: true, noMcp: true, session: { kind: "memory" } });
+		expect(created.warnings).toEqual([NO_MODEL_CONFIGURED]);
+		expect(Object.getOwnPropertyDescriptor(created, "modelError")?.get).toBeDefined();
+		expect(created.modelError).toBeInstanceOf(NoModelConfiguredError);
+		expect(created.modelError?.message).toBe(NO_MODEL_CONFIGURED);
+		expect(created.modelError).toBe(created.modelError);
+		await created.host.shutdown();
 	});
 
 	test("no model at all: a message listing every way to configure one", async () => {

@@ -3,6 +3,7 @@
 // use when called; a theme change (tui2's setTheme) notifies listeners so the screen is redrawn.
 import type { EditorTheme, MarkdownTheme, SelectListTheme, SettingsListTheme } from "@earendil-works/pi-tui";
 import dark from "./dark.json" with { type: "json" };
+import { DARK_CODES } from "./dark-codes.ts";
 import { Theme, type ThemeJson } from "./theme.ts";
 
 let active: Theme | undefined;
@@ -26,7 +27,8 @@ function highlightCode(code: string, lang: string | undefined, theme: Theme): st
 }
 
 export function currentTheme(): Theme {
-	return (active ??= new Theme(DARK_THEME_JSON));
+	// Its codes were made at build time (dark-codes.ts): a first frame computes none.
+	return (active ??= Theme.withCodes(DARK_THEME_JSON, DARK_CODES));
 }
 
 /** Make `theme` the one everything draws with; listeners redraw. */

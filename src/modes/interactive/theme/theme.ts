@@ -65,6 +65,20 @@ function resolveValue(json: ThemeJson, value: string | number, seen: string[] = 
 	return resolveValue(json, next, [...seen, value]);
 }
 
+/** A token's value with the vars followed (`#rrggbb`, `okhsl(…)`, an index, or "" for the terminal's default); throws naming the theme. */
+export function resolveThemeValue(json: ThemeJson, token: string): string | number {
+	let raw = json.colors[token];
+	if (raw === undefined && FALLBACKS[token]) raw = json.colors[FALLBACKS[token]!];
+	if (raw === undefined) throw new Error(`Theme "${json.name}": colour "${token}" is missing`);
+	return resolveValue(json, raw);
+}
+
+/** Every token's escape code in one colour mode, made ahead (the built-in dark theme's: dark-codes.ts). */
+export interface ThemeCodes {
+	fg: Record<string, string>;
+	bg: Record<string, string>;
+}
+
 const SGR = {
 	bold: ["\x1b[1m", "\x1b[22m"],
 	dim: ["\x1b[2m", "\x1b[22m"],
@@ -91,6 +105,26 @@ export class Theme implements ThemeContract {
 	private readonly mode: ColorMode;
 	private readonly fgCodes = new Map<string, string>();
 	private readonly bgCodes = new Map<string, string>();
+	/** Codes made ahead for this theme and mode (withCodes), looked up before any is computed. */
+	private preset: ThemeCodes | undefined;
+	/** Set while withCodes constructs a theme whose tokens are known to resolve. */
+	private static checked = false;
+
+	/**
+	 * A theme whose codes were made ahead for some colour modes (`codes[mode]`, as code() would make
+	 * them) and whose every token is known to resolve: the built-in dark theme, drawn by every first frame.
+	 */
+	static withCodes(json: ThemeJson, codes: Partial<Record<ColorMode, ThemeCodes>>, mode: ColorMode = detectColorMode()): Theme {
+		Theme.checked = true;
+		let theme: Theme;
+		try {
+			theme = new Theme(json, mode);
+		} finally {
+			Theme.checked = false;
+		}
+		theme.preset = codes[mode];
+		return theme;
+	}
 
 	/**
 	 * From a theme document (`new Theme(json, mode?)`), or pi 1.6's way: foreground and background
@@ -111,7 +145,7 @@ export class Theme implements ThemeContract {
 		this.mode = mode;
 		this.json = json;
 		// Every token must resolve (a bad theme fails here, naming the colour); codes come on first use.
-		for (const token of [...FOREGROUND_TOKENS, ...BACKGROUND_TOKENS]) this.value(token);
+		if (!Theme.checked) for (const token of [...FOREGROUND_TOKENS, ...BACKGROUND_TOKENS]) this.value(token);
 	}
 
 	private readonly json: ThemeJson;
@@ -122,10 +156,7 @@ export class Theme implements ThemeContract {
 	}
 
 	private value(token: string): string | number {
-		let raw = this.json.colors[token];
-		if (raw === undefined && FALLBACKS[token]) raw = this.json.colors[FALLBACKS[token]!];
-		if (raw === undefined) throw new Error(`Theme "${this.json.name}": colour "${token}" is missing`);
-		return resolveValue(this.json, raw);
+		return resolveThemeValue(this.json, token);
 	}
 
 	/**
@@ -133,6 +164,8 @@ export class Theme implements ThemeContract {
 	 * palette is the slow part (all tokens at once measured ~4 ms), and most tokens are never drawn.
 	 */
 	private code(token: string, background: boolean): string | undefined {
+		const preset = this.preset && (background ? this.preset.bg : this.preset.fg)[token];
+		if (typeof preset === "string") return preset;
 		const cache = background ? this.bgCodes : this.fgCodes;
 		let code = cache.get(token);
 		if (code !== undefined) return code;
