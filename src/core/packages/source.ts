@@ -69,6 +69,10 @@ function splitRef(text: string): { repo: string; ref?: string } {
 
 /** Whether a string names a remote package (npm or git) rather than a path. */
 export function isRemoteSource(source: string): boolean {
+	// Every remote form starts with a letter (`npm:`, `git:`, `git@`, a URL scheme): a path starting with
+	// `/`, `.` or `~` is never one, without compiling the regexes below (called for every `-e` value).
+	const first = source.charCodeAt(0);
+	if (first === 47 /* / */ || first === 46 /* . */ || first === 126 /* ~ */) return false;
 	return source.startsWith("npm:") || source.startsWith("git:") || /^(https?|ssh|git|file):\/\//.test(source) || /^git@[^:]+:/.test(source);
 }
 

@@ -51,6 +51,17 @@ describe("sources", () => {
 		expect(isRemoteSource("/abs/ext")).toBe(false);
 	});
 
+	test("the first-character shortcut gives the same answers as the regexes alone", () => {
+		const byRegex = (s: string) => s.startsWith("npm:") || s.startsWith("git:") || /^(https?|ssh|git|file):\/\//.test(s) || /^git@[^:]+:/.test(s);
+		const values = [
+			"/abs/ext.ts", "./guard.ts", "../up/ext", ".hidden", "~/ext.ts", "~", "", "ext.ts", "C:\\ext\\a.ts", "C:/ext/a.ts",
+			"npm:x", "npm:@x/y@1.2.0", "git:github.com/x/y@v1", "git@github.com:x/y.git", "git://host/x/y", "https://github.com/x/y",
+			"http://127.0.0.1:4873/x.git", "ssh://git@host/x/y", "file:///tmp/repo", "/npm:x", "./git:x", "~/https://x",
+		];
+		for (const value of values) expect(isRemoteSource(value)).toBe(byRegex(value));
+		for (const value of ["/abs/ext.ts", "./guard.ts", "~/ext.ts"]) expect(isRemoteSource(value)).toBe(false);
+	});
+
 	test("identity ignores version and ref; install paths per scope", () => {
 		expect(sourceIdentity(parseSource("npm:@demo/tools@1.0.0"), "/x")).toBe(sourceIdentity(parseSource("npm:@demo/tools"), "/y"));
 		expect(sourceIdentity(parseSource("git:github.com/x/tools@v1"), "/x")).toBe(sourceIdentity(parseSource("https://github.com/x/tools"), "/x"));
