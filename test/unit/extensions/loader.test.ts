@@ -200,4 +200,25 @@ describe("findConflict", () => {
 		}
 		expect(conflicts).toBeGreaterThan(100);
 	});
+
+	test("one list over a run: appended extensions, names an earlier one registers later, members replaced", () => {
+		let seed = 11;
+		const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+		const names = (prefix: string) => new Map(Array.from({ length: random(3) }, () => [`${prefix}${random(8)}`, {}]));
+		const loaded: Named[] = [];
+		let conflicts = 0;
+		for (let step = 0; step < 400; step++) {
+			const action = random(10);
+			if (action < 2 && loaded.length > 0) loaded[random(loaded.length)]!.tools.set(`t${random(8)}`, {});
+			else if (action < 3 && loaded.length > 0) loaded[random(loaded.length)]!.flags.set(`f${random(8)}`, {});
+			else if (action < 4 && loaded.length > 0) loaded[random(loaded.length)] = { path: `/x/r${step}.ts`, tools: names("t"), flags: names("f") };
+			else if (action < 5 && loaded.length > 3) loaded.length = random(loaded.length);
+			const extension = { path: `/x/${step}.ts`, tools: names("t"), flags: names("f") };
+			const expected = pairwise(extension, loaded);
+			if (expected) conflicts++;
+			expect(findConflict(extension, loaded)).toBe(expected);
+			if (!expected || random(4) === 0) loaded.push(extension);
+		}
+		expect(conflicts).toBeGreaterThan(50);
+	});
 });
