@@ -53,7 +53,7 @@ async function load(entries: ExtensionEntry[], cwd: string, tiled = false): Prom
 	const { loadExtensions } = await import("../core/extensions/loader.ts");
 	if (tiled) tile("import loader");
 	else detail("import loader", performance.now() - started);
-	return loadExtensions(entries, { cwd, reservedFlags: builtinFlagNames(), tiledRows: tiled });
+	return loadExtensions(entries, { cwd, reservedFlags: builtinFlagNames, tiledRows: tiled });
 }
 
 /** AGENT_TIMING: trust and discovery since the phase's previous row, less each entry's resolve (its file row has it). */

@@ -77,7 +77,7 @@ export async function listExtensions(args: Args, cwd = process.cwd()): Promise<{
 	if (discovery.entries.length > 0) {
 		// What factories print goes to stderr: main routes stdout there before anything loads.
 		const { loadExtensions } = await import("../core/extensions/loader.ts");
-		const result = await loadExtensions(discovery.entries, { cwd, reservedFlags: builtinFlagNames() });
+		const result = await loadExtensions(discovery.entries, { cwd, reservedFlags: builtinFlagNames });
 		registered = result.runtime.mcpServers.list();
 		for (const entry of discovery.entries) {
 			const ext = result.extensions.find((e) => e.path === entry.path);

@@ -47,13 +47,24 @@ export class ExtensionRuntime {
 	private readonly busUnsubscribers = new Set<() => void>();
 	private staleMessage: string | undefined;
 
+	private reserved: ReadonlySet<string> | (() => ReadonlySet<string>);
+
 	/**
 	 * @param reservedFlags the CLI's own flag names (without dashes): an extension flag may not take one.
+	 *   A function is called on first use: only an extension registering a flag needs the set.
 	 */
 	constructor(
 		readonly cwd: string,
-		readonly reservedFlags: ReadonlySet<string> = new Set(),
-	) {}
+		reservedFlags: ReadonlySet<string> | (() => ReadonlySet<string>) = new Set(),
+	) {
+		this.reserved = reservedFlags;
+	}
+
+	/** The CLI's own flag names (without dashes). */
+	get reservedFlags(): ReadonlySet<string> {
+		if (typeof this.reserved === "function") this.reserved = this.reserved();
+		return this.reserved;
+	}
 
 	get isBound(): boolean {
 		return this.actions !== undefined;

@@ -32,8 +32,11 @@ export interface LoadExtensionsOptions {
 	eventBus?: EventBusController;
 	/** Milliseconds an import or factory may take before it counts as hung. Default 10 000 or $AGENT_EXTENSION_TIMEOUT_MS. */
 	timeoutMs?: number;
-	/** Flag names the CLI has itself (without dashes): an extension registering one fails to load. */
-	reservedFlags?: ReadonlySet<string>;
+	/**
+	 * Flag names the CLI has itself (without dashes): an extension registering one fails to load. A function
+	 * is called only when an extension registers a flag.
+	 */
+	reservedFlags?: ReadonlySet<string> | (() => ReadonlySet<string>);
 	/**
 	 * AGENT_TIMING: the rows (set-up, one per file) tile the phase being timed, starting where its
 	 * previous sub-row ended (start-up); otherwise they start here and are measured on their own (/reload).

@@ -114,6 +114,27 @@ describe("registration phase", () => {
 	});
 });
 
+describe("reserved flags", () => {
+	test("a function for the CLI's flag names is called once, and only when an extension registers a flag", () => {
+		let calls = 0;
+		const runtime = new ExtensionRuntime("/work", () => {
+			calls++;
+			return new Set(["model"]);
+		});
+		const path = "/ext/a.ts";
+		const extension = createExtension(path, path, { path, source: "cli", scope: "temporary", origin: "top-level" });
+		const pi = createExtensionAPI(extension, runtime, createEventBus()).api;
+		pi.registerTool({ name: "t", label: "T", description: "", parameters: {} as never, execute: async () => ({ content: [], details: {} }) });
+		pi.on("session_start", () => {});
+		expect(calls).toBe(0);
+		expect(() => pi.registerFlag("model", {})).toThrow('registerFlag("model"): --model is a built-in flag; give the extension\'s flag another name');
+		pi.registerFlag("mine", { type: "string" });
+		expect(calls).toBe(1);
+		expect(runtime.reservedFlags).toEqual(new Set(["model"]));
+		expect(calls).toBe(1);
+	});
+});
+
 describe("commit and discard", () => {
 	test("commit applies flag defaults and queues providers until bind, flushed in order", () => {
 		const { pi, load, runtime } = setup();
