@@ -21,7 +21,10 @@ export const BENCHES: BenchEntry[] = [
 	{ bench: extensions, runs: 21 },
 	{ bench: tools, runs: 15 },
 	{ bench: sessions, runs: 15 },
-	{ bench: interactive, runs: 21 },
+	// 61, not 21: a first frame is ~9 ms for the floor and a round's ratio swings 1.2-3.0x, so 21 rounds
+	// moved the no-extension median 1.86-2.20x between consecutive idle runs of one commit; 61 gave
+	// 1.85-1.92x for the same binaries (8 Dec, load ~1). About 15 s more.
+	{ bench: interactive, runs: 61 },
 	{ bench: tui, runs: 5 },
 	{ bench: mcp, runs: 15 },
 	{ bench: packages, runs: 11 },
